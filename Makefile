@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# hgroups: build the patched kernel, boot it in QEMU, run the suites.
+# See README for the targets.
+
+MK := mk
+B := build
+KSRC := $(B)/linux
+
+.PHONY: all run test test-debug test-regress bench patchset check clean distclean \
+	deps prepare kernel-% FORCE
+
+all: test
+
+deps:
+	@$(MK)/deps.sh
+
+prepare: deps
+	@$(MK)/prepare.sh $(KSRC)
+
+kernel-%: prepare
+	@$(MK)/kernel.sh $*
+
+## make run: boot the hgroup kernel into an interactive busybox shell.
+run: kernel-hgroup
+	@$(MK)/guest.sh hgroup run
+
+## make test: build, boot and run every hgroup selftest.
+test: kernel-hgroup
+	@$(MK)/guest.sh hgroup test
+
+## make test-debug: the same suite on a lockdep/KASAN/DEBUG_LIST kernel.
+test-debug: kernel-debug
+	@GUEST_TIMEOUT=3000 HG_TIMEOUT=2400 $(MK)/guest.sh debug test
+
+## make test-regress: upstream selftests, hgroup kernel against baseline.
+test-regress: prepare
+	@$(MK)/regress.sh
+
+## make bench: baseline against hgroup kernel, interleaved loops.
+bench: prepare
+	@$(MK)/bench.sh
+
+## make patchset: git format-patch series with cover letter in build/patchset.
+patchset: prepare
+	@$(MK)/patchset.sh
+
+## make check: checkpatch, W=1 and sparse over the series and kernel/hgroup.
+check: prepare
+	@$(MK)/check.sh
+
+clean:
+	rm -rf $(B)/obj-* $(B)/guest-* $(B)/patchset*
+
+distclean:
+	rm -rf $(B)

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the selftests for a kernel flavour, pack them with busybox into an
+# initramfs, boot it in QEMU and (except in run mode) report the results.
+#   mk/guest.sh FLAVOUR MODE      MODE: test | run | bench | regress
+set -e
+repo=$(cd "$(dirname "$0")/.." && pwd)
+B=$repo/build
+tree=$B/linux
+flavour=$1
+mode=$2
+obj=$B/obj-$flavour
+out=$B/guest-$flavour
+accel=${ACCEL:-tcg}
+mem=${GUEST_MEM:-1G}
+cpus=${GUEST_CPUS:-2}
+
+# Selftests, static, against this kernel's exported headers.
+mkdir -p "$out/tests"
+make -s -C "$tree/tools/testing/selftests/hgroup" OUTPUT="$out/tests" \
+	KHDR_INCLUDES="-isystem $obj/usr/include" LDFLAGS=-static
+
+# Initramfs.
+root=$out/root
+rm -rf "$root"
+mkdir -p "$root"/{bin,hg/tests,hg/bin,proc,sys,dev,tmp,etc}
+cp /bin/busybox "$root/bin/busybox"
+cp "$repo/mk/guest/init" "$root/init"
+cp "$repo"/mk/guest/run-* "$root/hg/"
+for t in $(make -s -C "$tree/tools/testing/selftests/hgroup" \
+		OUTPUT="$out/tests" KHDR_INCLUDES="-isystem $obj/usr/include" \
+		LDFLAGS=-static -f Makefile -f "$repo/mk/print-progs.mk" print-progs); do
+	basename "$t" >> "$root/hg/tests/list"
+done
+# The programs and their helpers (TEST_GEN_PROGS_EXTENDED).
+find "$out/tests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/hg/tests/" \;
+[ -n "$HG_EXTRA_ROOT" ] && cp -a "$HG_EXTRA_ROOT"/. "$root/"
+echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$out/initramfs.cpio"
+
+cmdline="console=ttyS0 hgmode=$mode panic=-1 ${GUEST_APPEND:-}"
+qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$cpus"
+	-nodefaults -no-user-config -display none -no-reboot
+	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$out/initramfs.cpio"
+	-append "$cmdline")
+
+if [ "$mode" = run ]; then
+	echo "Booting $flavour kernel; leave with 'reboot -f' or Ctrl-A X."
+	exec "${qemu[@]}" -serial mon:stdio -serial null
+fi
+
+timeout=${GUEST_TIMEOUT:-1800}
+rm -f "$out/console.log" "$out/results.log"
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" \
+	-serial "file:$out/console.log" -serial "file:$out/results.log" \
+	</dev/null
+rc=$?
+set -e
+[ $rc = 124 ] && echo "guest: timed out after ${timeout}s" >> "$out/results.log"
+exec "$repo/mk/report.sh" "$out" "$mode" "$flavour"

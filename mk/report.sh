@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Turn a guest run's TAP output into one line per test and a closing
+#   N passed, N failed, N skipped
+# line.  Fails on any failed test, a binary that died without finishing its
+# plan, a guest that never reached its end, or a kernel splat in the log.
+#   mk/report.sh OUTDIR MODE FLAVOUR
+out=$1
+mode=$2
+flavour=$3
+results=$out/results.log
+console=$out/console.log
+
+tr -d '\r' < "$results" 2>/dev/null > "$out/results.txt"
+awk -v flavour="$flavour" '
+/^# hgtest-begin / { suite = $3; planned = 0; seen = 0; next }
+/^1\.\.[0-9]+/ { planned = substr($1, 4) + 0; next }
+/^(not )?ok [0-9]+ / {
+	line = $0
+	ok = (line !~ /^not /)
+	sub(/^(not )?ok [0-9]+ /, "", line)
+	skip = (line ~ /# *SKIP/)
+	name = line; sub(/ *#.*$/, "", name)
+	seen++
+	if (skip) { printf "SKIP  %s: %s\n", suite, line; nskip++ }
+	else if (ok) { printf "PASS  %s: %s\n", suite, name; npass++ }
+	else { printf "FAIL  %s: %s\n", suite, name; nfail++ }
+	next
+}
+/^# hgtest-exit / {
+	rc = $4
+	if (seen < planned || (seen == 0 && rc != 0)) {
+		printf "FAIL  %s: died after %d of %d tests (exit %s)\n", $3, seen, planned, rc
+		nfail++
+	}
+	next
+}
+/^# hgroup-guest-done/ { done = 1 }
+/^guest: timed out/ { print "FAIL  guest: " $0; nfail++ }
+END {
+	if (!done) { print "FAIL  guest: never reached the end of the run (panic or hang)"; nfail++ }
+	printf "%d %d %d\n", npass, nfail, nskip > "/dev/stderr"
+}
+' "$out/results.txt" 2> "$out/counts"
+read -r npass nfail nskip < "$out/counts"
+
+# Kernel splats: match real reports, not words (a debug kernel says
+# "lockdep" and "KASAN" at boot).
+splat='BUG: |WARNING: |Oops|KASAN: |UBSAN: |possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|INFO: rcu|INFO: task .* blocked|general protection fault|Kernel panic|kernel BUG at|list_add corruption|list_del corruption|refcount_t: |Call Trace:'
+if grep -aEq "$splat" "$console" 2>/dev/null; then
+	echo "FAIL  kernel: splat in the guest log ($console):"
+	grep -aE -m 5 "$splat" "$console" | sed 's/^/      /'
+	nfail=$((nfail + 1))
+fi
+
+echo "== $flavour kernel, $mode run =="
+echo "$mode: ${npass:-0} passed, ${nfail:-0} failed, ${nskip:-0} skipped"
+[ "${nfail:-0}" = 0 ] && [ "${npass:-0}" -gt 0 ]
