@@ -60,4 +60,9 @@ timeout -k 10 "$timeout" "${qemu[@]}" \
 rc=$?
 set -e
 [ $rc = 124 ] && echo "guest: timed out after ${timeout}s" >> "$out/results.log"
+if [ "$mode" = bench ]; then
+	tr -d '\r' < "$out/results.log" > "$out/results.txt"
+	grep -q '^# hgroup-guest-done' "$out/results.txt"
+	exit
+fi
 exec "$repo/mk/report.sh" "$out" "$mode" "$flavour"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: boot the baseline (CONFIG_HGROUP=n) and the hgroup kernel in
+# turn, ROUNDS times each, run the loops of bench_domain in every boot, and
+# print the median of each loop per kernel and the ratio hgroup/baseline.
+# A benchmark, not a test: it never fails on the numbers.
+#   BENCH_N (10000), BENCH_R repetitions per boot (3), BENCH_ROUNDS (2)
+set -e
+repo=$(cd "$(dirname "$0")/.." && pwd)
+B=$repo/build
+n=${BENCH_N:-10000}
+r=${BENCH_R:-3}
+rounds=${BENCH_ROUNDS:-2}
+res=$B/bench
+rm -rf "$res"
+mkdir -p "$res"
+
+"$repo/mk/kernel.sh" baseline
+"$repo/mk/kernel.sh" hgroup
+for round in $(seq "$rounds"); do
+	for k in baseline hgroup; do
+		echo "  BENCH   $k round $round"
+		GUEST_APPEND="hgbench_n=$n hgbench_r=$r" GUEST_TIMEOUT=7200 \
+			"$repo/mk/guest.sh" "$k" bench
+		grep '^bench ' "$B/guest-$k/results.txt" | sed "s/^/$k /" >> "$res/all"
+	done
+done
+
+python3 - "$res/all" "$n" "$r" "$rounds" <<'PY'
+import sys, statistics
+rows = [l.split() for l in open(sys.argv[1])]
+n, r, rounds = sys.argv[2:5]
+t = {}
+for k, _, loop, rep, sec in rows:
+    t.setdefault(loop, {}).setdefault(k, []).append(float(sec))
+print(f"\nmake bench: {n} iterations per loop, {r} interleaved repetitions "
+      f"per boot, {rounds} alternating boots per kernel (TCG guest).")
+print("Median seconds per loop; ratio = hgroup / baseline.\n")
+print(f"{'loop':<10}{'baseline':>12}{'hgroup':>12}{'ratio':>9}{'samples':>9}")
+med = {}
+for loop in ('setsid', 'env', 'setpgid', 'fork'):
+    if loop not in t:
+        continue
+    b = statistics.median(t[loop]['baseline'])
+    h = statistics.median(t[loop]['hgroup'])
+    med[loop] = (b, h)
+    print(f"{loop:<10}{b:>12.3f}{h:>12.3f}{h / b:>9.3f}{len(t[loop]['hgroup']):>9}")
+if 'setsid' in med and 'env' in med:
+    print(f"\nsetsid/env within a kernel: baseline {med['setsid'][0] / med['env'][0]:.3f}, "
+          f"hgroup {med['setsid'][1] / med['env'][1]:.3f}")
+PY

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: static checks.
+#  - the format-patch series, every patch checkpatch --strict clean;
+#  - kernel-doc of kernel/hgroup and the headers, with -Wall;
+#  - kernel/hgroup and the hooked files rebuilt with W=1 and sparse (C=2);
+#    any warning in an hgroup file, or a hooked file warning only with
+#    CONFIG_HGROUP, fails.
+set -e
+repo=$(cd "$(dirname "$0")/.." && pwd)
+B=$repo/build
+tree=$B/linux
+fail=0
+
+"$repo/mk/patchset.sh" || fail=1
+
+echo "  KDOC    kernel/hgroup, include/*/hgroup.h"
+kd=$("$tree/scripts/kernel-doc" -none -Wall "$tree"/kernel/hgroup/*.[ch] \
+	"$tree/include/linux/hgroup.h" "$tree/include/uapi/linux/hgroup.h" 2>&1 || true)
+[ -z "$kd" ] || { echo "$kd"; fail=1; }
+
+"$repo/mk/kernel.sh" hgroup >/dev/null
+"$repo/mk/kernel.sh" baseline >/dev/null
+hooked="kernel/fork.o kernel/exit.o kernel/sys.o kernel/pid.o fs/exec.o fs/proc/array.o init/init_task.o"
+for k in hgroup baseline; do
+	obj=$B/obj-$k
+	objs=$hooked
+	[ $k = hgroup ] && objs="$objs kernel/hgroup/"
+	# Force a rebuild of exactly these objects with the extra checks.
+	for o in $objs; do
+		case $o in */) rm -f "$obj/$o"*.o ;; *) rm -f "$obj/$o" ;; esac
+	done
+	echo "  W=1 C=2 $k: $objs"
+	make -s -C "$tree" O="$obj" W=1 C=2 -j"${JOBS:-2}" $objs \
+		> "$B/check-$k.log" 2>&1 || { cat "$B/check-$k.log"; fail=1; }
+	grep -E 'warning|error' "$B/check-$k.log" | sort -u > "$B/check-$k.warn" || true
+done
+if grep -q hgroup "$B/check-hgroup.warn"; then
+	echo "check: warnings in hgroup code:"; grep hgroup "$B/check-hgroup.warn"; fail=1
+fi
+new=$(comm -23 <(sed 's/:[0-9]*:[0-9]*:/:/' "$B/check-hgroup.warn" | sort -u) \
+	       <(sed 's/:[0-9]*:[0-9]*:/:/' "$B/check-baseline.warn" | sort -u))
+if [ -n "$new" ]; then
+	echo "check: warnings only with CONFIG_HGROUP:"; echo "$new"; fail=1
+fi
+[ $fail = 0 ] && echo "check: clean"
+exit $fail

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups benchmark loops, run by "make bench" on the baseline and the
+ * hgroup kernel.  Not a test: it only prints times.
+ *
+ *   bench_domain [-n ITERATIONS] [-r REPETITIONS]
+ *
+ * Loops, interleaved within each repetition:
+ *   setsid   ITERATIONS x fork + exec "/bin/setsid /bin/echo hi"
+ *   env      ITERATIONS x fork + exec "/bin/env /bin/echo hi"
+ *            (the article's pair: the same work, except that setsid makes
+ *            a new session and process group)
+ *   setpgid  ITERATIONS x fork, setpgid(0, 0) in the child, exit
+ *   fork     ITERATIONS x fork, exit
+ * Output: one line "bench LOOP REP SECONDS" per loop and repetition.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <time.h>
+
+#include "hgroup_util.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run_exec(char *const argv[], int devnull)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(devnull, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return wait_exit(pid);
+}
+
+static double loop_exec(const char *first, long n, int devnull)
+{
+	char *argv[] = { (char *)first, "/bin/echo", "hi", NULL };
+	double t0 = now();
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (run_exec(argv, devnull))
+			return -1;
+	return now() - t0;
+}
+
+static double loop_fork(long n, int new_pgrp)
+{
+	double t0 = now();
+	long i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			if (new_pgrp && setpgid(0, 0))
+				_exit(1);
+			_exit(0);
+		}
+		if (wait_exit(pid))
+			return -1;
+	}
+	return now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 10000, reps = 3, r;
+	int opt, devnull = open("/dev/null", O_WRONLY);
+
+	while ((opt = getopt(argc, argv, "n:r:")) != -1) {
+		if (opt == 'n')
+			n = strtol(optarg, NULL, 10);
+		else if (opt == 'r')
+			reps = strtol(optarg, NULL, 10);
+		else
+			return 2;
+	}
+	if (devnull < 0 || n <= 0 || reps <= 0)
+		return 2;
+	for (r = 0; r < reps; r++) {
+		printf("bench setsid %ld %.4f\n", r, loop_exec("/bin/setsid", n, devnull));
+		printf("bench env %ld %.4f\n", r, loop_exec("/bin/env", n, devnull));
+		printf("bench setpgid %ld %.4f\n", r, loop_fork(n, 1));
+		printf("bench fork %ld %.4f\n", r, loop_fork(n, 0));
+		fflush(stdout);
+	}
+	return 0;
+}
