@@ -29,22 +29,19 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.hg-config.sum" 2>/dev/null)" != "$
 	make -s -C "$tree" O="$obj" tinyconfig >/dev/null
 	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags >/dev/null)
 	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
-	# Every option a fragment asks for must have survived olddefconfig.
-	bad=0
-	for f in $frags; do
-		grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' "$f" |
-		while read -r line; do
-			case $line in
-			"# "*) opt=${line#\# }; opt=${opt%% *}
-			       if grep -q "^$opt=" "$obj/.config"; then
-				       echo "config: $opt is set, wanted unset"; fi ;;
-			*) if ! grep -qx "$line" "$obj/.config"; then
-				       echo "config: $line did not survive"; fi ;;
-			esac
-		done
+	# Every option the fragments ask for (the last fragment to name an
+	# option wins, as in merge_config.sh) must survive olddefconfig.
+	cat $frags | sed -nE 's/^(CONFIG_[A-Z0-9_]+)=(.*)$/\1 \2/p; s/^# (CONFIG_[A-Z0-9_]+) is not set$/\1 n/p' |
+	awk '{ want[$1] = $2 } END { for (o in want) print o, want[o] }' |
+	while read -r opt val; do
+		have=$(sed -nE "s/^$opt=(.*)$/\1/p" "$obj/.config")
+		[ -n "$have" ] || have=n
+		[ "$have" = "$val" ] || echo "config: $opt=$val wanted, got $have"
 	done | tee "$obj/.hg-config.warn"
-	[ -s "$obj/.hg-config.warn" ] && bad=1
-	[ $bad = 0 ] || { echo "kernel.sh: config fragments not satisfied" >&2; exit 1; }
+	if [ -s "$obj/.hg-config.warn" ]; then
+		echo "kernel.sh: config fragments not satisfied" >&2
+		exit 1
+	fi
 	echo "$sum" > "$obj/.hg-config.sum"
 fi
 

@@ -4,6 +4,8 @@
 # the vanilla tree, into build/patchset/, and run checkpatch --strict on
 # every patch.  Each patch builds on its own.
 set -e
+# checkpatch's helpers want Debian's python3 (with ply), not another one.
+export PATH=/usr/bin:$PATH
 repo=$(cd "$(dirname "$0")/.." && pwd)
 B=$repo/build
 git_tree=$B/patchset-git
@@ -13,26 +15,27 @@ export GIT_AUTHOR_NAME="hgroups developers" GIT_AUTHOR_EMAIL="hgroup@example.org
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 export GIT_AUTHOR_DATE="2026-12-03T00:00:00Z" GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
 
-if [ ! -f "$git_tree/.hg-vanilla" ]; then
-	rm -rf "$git_tree" "$git_tree.tmp"
+if [ ! -f "$B/.patchset-vanilla" ]; then
+	rm -rf "$git_tree" "$git_tree.tmp" "$B/.patchset-vanilla"
 	mkdir -p "$git_tree.tmp"
 	echo "  EXTRACT vanilla tree"
 	tar -C "$git_tree.tmp" -xf "$tarball"
 	mv "$git_tree.tmp/linux-source-6.12" "$git_tree"
 	rmdir "$git_tree.tmp"
 	(cd "$git_tree" && git init -q && git add -A -f && git commit -q -m vanilla)
-	touch "$git_tree/.hg-vanilla"
+	touch "$B/.patchset-vanilla"
 fi
 cd "$git_tree"
 git checkout -q -f master 2>/dev/null || git checkout -q -f main
 git reset -q --hard "$(git rev-list --max-parents=0 HEAD)"
-git clean -q -fdx -e .hg-vanilla
+git clean -q -fdx
 
 # Subject and body of a patch file in patches/.
 msg_of() {
 	sed -n '/^Subject: /{s/^Subject: \[PATCH\] //;p;q}' "$repo/patches/$1"
 	echo
-	sed -n '/^$/,/^---$/p' "$repo/patches/$1" | sed '1d;$d'
+	awk 'body && /^---$/ { exit } body { print } /^$/ { body = 1 }' \
+		"$repo/patches/$1"
 }
 apply() { git apply --whitespace=error-all "$repo/patches/$1"; }
 add() { for f; do mkdir -p "$(dirname "$f")"; cp "$repo/$f" "$f"; done; }

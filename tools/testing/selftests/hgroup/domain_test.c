@@ -432,7 +432,8 @@ TEST(inherit_fork_and_exec)
 
 	ASSERT_LT(0, n);
 	helper[n] = '\0';
-	strcpy(strrchr(helper, '/') + 1, "exec_helper");
+	snprintf(strrchr(helper, '/') + 1, sizeof(helper) - (strrchr(helper, '/') + 1 - helper),
+		 "exec_helper");
 	ASSERT_EQ(0, access(helper, X_OK));
 
 	child = fork();
