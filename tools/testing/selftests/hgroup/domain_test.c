@@ -83,6 +83,34 @@ static pid_t fork_new_domain_child(int *ready_pipe_rd)
 	return pid;
 }
 
+/*
+ * Fork a child that waits until *@release is closed, then exits 0; with
+ * @own_pgrp it first moves to a process group of its own (and is there
+ * when this returns).
+ */
+static pid_t fork_parked(int *release, int own_pgrp)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (own_pgrp && setpgid(0, 0))
+			_exit(1);
+		read(p[0], &c, 1);
+		_exit(0);
+	}
+	close(p[0]);
+	*release = p[1];
+	while (pid > 0 && own_pgrp && getpgid(pid) != pid)
+		usleep(1000);
+	return pid;
+}
+
 TEST(initial_domain_is_zero)
 {
 	ASSERT_EQ(0, sys_get_domainid(0));
@@ -198,67 +226,51 @@ TEST(refuse_shared_session)
 	ASSERT_EQ(0, wait_exit(child));
 }
 
-TEST(refuse_shared_pgrp_and_zombie)
+/*
+ * A child in the caller's group, or in a group of its own in the caller's
+ * session, makes the caller not alone: EBUSY, also while the child is a
+ * zombie, until it is reaped.
+ */
+FIXTURE(not_alone) {
+};
+
+FIXTURE_VARIANT(not_alone) {
+	int own_pgrp;
+};
+
+FIXTURE_VARIANT_ADD(not_alone, child_in_caller_pgrp) {
+	.own_pgrp = 0,
+};
+
+FIXTURE_VARIANT_ADD(not_alone, child_in_own_pgrp) {
+	.own_pgrp = 1,
+};
+
+FIXTURE_SETUP(not_alone)
+{
+}
+
+FIXTURE_TEARDOWN(not_alone)
+{
+}
+
+TEST_F(not_alone, refused_until_reaped)
 {
 	pid_t child = fork();
 
 	ASSERT_LE(0, child);
 	if (child == 0) {
-		int p[2];
+		int release;
 		pid_t gc;
-		char c;
 
 		CHILD_CHECK(setsid() == getpid());
-		CHILD_CHECK(pipe(p) == 0);
-		gc = fork();
-		CHILD_CHECK(gc >= 0);
-		if (gc == 0) {
-			close(p[1]);
-			read(p[0], &c, 1);
-			_exit(0);
-		}
-		close(p[0]);
-		/* A live child shares the group and the session. */
+		gc = fork_parked(&release, variant->own_pgrp);
+		CHILD_CHECK(gc > 0);
 		CHILD_CHECK(sys_set_domainid(0) == -1 && errno == EBUSY);
-		/* A zombie still does. */
-		close(p[1]);
+		close(release);
 		CHILD_CHECK(waitid(P_PID, gc, NULL, WEXITED | WNOWAIT) == 0);
 		CHILD_CHECK(sys_set_domainid(0) == -1 && errno == EBUSY);
 		CHILD_CHECK(sys_get_domainid(0) == 0);
-		/* Reaped, the caller is alone. */
-		CHILD_CHECK(wait_exit(gc) == 0);
-		CHILD_CHECK(sys_set_domainid(0) == getpid());
-		_exit(0);
-	}
-	ASSERT_EQ(0, wait_exit(child));
-}
-
-TEST(refuse_shared_session_other_pgrp)
-{
-	pid_t child = fork();
-
-	ASSERT_LE(0, child);
-	if (child == 0) {
-		int p[2];
-		pid_t gc;
-		char c;
-
-		CHILD_CHECK(setsid() == getpid());
-		CHILD_CHECK(pipe(p) == 0);
-		gc = fork();
-		CHILD_CHECK(gc >= 0);
-		if (gc == 0) {
-			close(p[1]);
-			setpgid(0, 0);
-			read(p[0], &c, 1);
-			_exit(0);
-		}
-		close(p[0]);
-		/* Alone in its process group, not in its session. */
-		while (getpgid(gc) != gc)
-			usleep(1000);
-		CHILD_CHECK(sys_set_domainid(0) == -1 && errno == EBUSY);
-		close(p[1]);
 		CHILD_CHECK(wait_exit(gc) == 0);
 		CHILD_CHECK(sys_set_domainid(0) == getpid());
 		_exit(0);
@@ -634,6 +646,71 @@ TEST(pidns_domain_zero_and_nesting)
 		_exit(0);
 	}
 	ASSERT_EQ(0, wait_exit(child));
+}
+
+/*
+ * Entering another process's PID namespace with setns() does not leave the
+ * domain: the child born there is in its parent's domain, which reads as 0
+ * inside (its creator is not visible there) and as the creator from here.
+ */
+TEST(setns_keeps_domain)
+{
+	int p[2], q[2];
+	pid_t holder, init = 0, creator, member = 0;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	holder = fork();
+	ASSERT_LE(0, holder);
+	if (holder == 0) {
+		CHILD_CHECK(unshare(CLONE_NEWPID) == 0);
+		init = fork();
+		CHILD_CHECK(init >= 0);
+		if (init == 0) {
+			pause();
+			_exit(0);
+		}
+		CHILD_CHECK(write(p[1], &init, sizeof(init)) == sizeof(init));
+		wait_exit(init);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(init), read(p[0], &init, sizeof(init)));
+
+	creator = fork();
+	ASSERT_LE(0, creator);
+	if (creator == 0) {
+		char path[64];
+		int fd;
+
+		CHILD_CHECK(new_domain() == getpid());
+		snprintf(path, sizeof(path), "/proc/%d/ns/pid", init);
+		fd = open(path, O_RDONLY);
+		CHILD_CHECK(fd >= 0);
+		CHILD_CHECK(setns(fd, CLONE_NEWPID) == 0);
+		member = fork();
+		CHILD_CHECK(member >= 0);
+		if (member == 0) {
+			CHILD_CHECK(getpid() != 1);
+			CHILD_CHECK(sys_get_domainid(0) == 0);
+			CHILD_CHECK(sys_get_domainid(1) == 0);
+			pause();
+			_exit(0);
+		}
+		CHILD_CHECK(write(q[1], &member, sizeof(member)) ==
+			    sizeof(member));
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(member), read(q[0], &member, sizeof(member)));
+	/* From the root namespace: still the creator's domain. */
+	EXPECT_EQ(creator, sys_get_domainid(member));
+	EXPECT_EQ(creator, status_domain(member));
+	EXPECT_EQ(0, sys_get_domainid(init));
+	kill(member, SIGKILL);
+	kill(creator, SIGKILL);
+	kill(init, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, wait_exit(creator));
+	EXPECT_EQ(0, wait_exit(holder));
 }
 
 /*
