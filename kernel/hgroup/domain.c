@@ -85,8 +85,6 @@ long hgroup_domain_create(void)
 	new->hg.domain = &new->domain;
 	new->domain.leader = &new->hg;
 	new->domain.id = get_pid(pid);
-	new->domain.parent = old->domain;
-	new->domain.level = old->domain->level + 1;
 
 	change_pid(leader, PIDTYPE_DOMAIN, pid);
 	rcu_assign_pointer(leader->signal->hgroup, &new->hg);

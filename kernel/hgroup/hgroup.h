@@ -62,15 +62,13 @@ struct hgroup {
  * @id: the creating process; its numbers are the domain's ids.  Every
  *	member process is linked to it under PIDTYPE_DOMAIN, which keeps the
  *	numbers reserved while the domain has members.
- * @parent: the domain this one is subordinate to; NULL for the initial
- *	domain.  Kept alive by @leader's parent reference.
- * @level: depth below the initial domain.
+ *
+ * The domain a domain is subordinate to is @leader->parent->domain (none
+ * for the initial domain), kept alive by @leader's parent reference.
  */
 struct hgroup_domain {
 	struct hgroup *leader;
 	struct pid *id;
-	struct hgroup_domain *parent;
-	unsigned int level;
 };
 
 extern struct hgroup_domain init_hgroup_domain;
