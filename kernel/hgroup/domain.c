@@ -32,6 +32,7 @@ static struct kmem_cache *hgroup_leader_cachep;
 struct hgroup_domain init_hgroup_domain = {
 	.leader	= &init_hgroup,
 	.id	= &init_struct_pid,
+	.tasks_max = HGROUP_TASKS_UNLIMITED,
 };
 
 /* Is @task the only process linked to @pid under @type? */
@@ -85,6 +86,9 @@ long hgroup_domain_create(void)
 	new->hg.domain = &new->domain;
 	new->domain.leader = &new->hg;
 	new->domain.id = get_pid(pid);
+	/* The caller's threads are counted in the old domain already. */
+	new->domain.nr_tasks = leader->signal->nr_threads;
+	new->domain.tasks_max = HGROUP_TASKS_UNLIMITED;
 
 	change_pid(leader, PIDTYPE_DOMAIN, pid);
 	rcu_assign_pointer(leader->signal->hgroup, &new->hg);

@@ -21,11 +21,24 @@
  * All changes of signal_struct::hgroup and of the PIDTYPE_DOMAIN links are
  * made under tasklist_lock held for writing; readers use RCU.  Objects are
  * freed after a grace period.
+ *
+ * Restrictions
+ * ------------
+ * The CPU set and the device list are immutable, reference-counted
+ * objects (NULL meaning unrestricted), shared by every process group that
+ * has the same one: a new group takes a reference to its creator's.  A
+ * change builds a new object and swaps the pointers.  Changes are
+ * serialised by hgroup_attr_mutex and made with tasklist_lock held for
+ * reading, so fork, setpgid() and setsid(), which read the restrictions
+ * with tasklist_lock held for writing, see each change whole, and a walk
+ * over a group's tasks misses no task that joins it concurrently.
  */
 #ifndef _KERNEL_HGROUP_HGROUP_H
 #define _KERNEL_HGROUP_HGROUP_H
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
 #include <linux/hgroup.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -33,8 +46,37 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/uidgid.h>
+#include <uapi/linux/hgroup.h>
 
 struct hgroup_domain;
+
+/**
+ * struct hgroup_cpus - an immutable CPU set
+ * @usage: process groups using it, plus short-lived references.
+ * @rcu: for freeing after a grace period.
+ * @mask: the CPUs; always has an online CPU when set.
+ */
+struct hgroup_cpus {
+	refcount_t usage;
+	struct rcu_head rcu;
+	struct cpumask mask;
+};
+
+/**
+ * struct hgroup_devs - an immutable device access list
+ * @usage: process groups using it, plus short-lived references.
+ * @rcu: for freeing after a grace period.
+ * @policy: HGROUP_DEV_POLICY_ALLOW or HGROUP_DEV_POLICY_DENY.
+ * @nr_rules: number of entries in @rules.
+ * @rules: the exceptions to @policy.
+ */
+struct hgroup_devs {
+	refcount_t usage;
+	struct rcu_head rcu;
+	u32 policy;
+	u32 nr_rules;
+	struct hgroup_dev_rule rules[] __counted_by(nr_rules);
+};
 
 /**
  * struct hgroup - state of one process group
@@ -44,6 +86,12 @@ struct hgroup_domain;
  *	for init_hgroup.
  * @domain: the domain this process group is in.
  * @owner: effective uid of the process that created the group.
+ * @cpus: allowed CPUs; NULL for all.
+ * @devs: device access list; NULL for no restriction.
+ * @freeze: HGROUP_FREEZE_* flags.
+ * @push_gen: generation of the pushed restrictions (@cpus): a task whose
+ *	task_struct::hgroup_gen differs has yet to apply them.
+ * @visit: marks the group during one walk over a domain.
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
@@ -52,6 +100,11 @@ struct hgroup {
 	struct hgroup *parent;
 	struct hgroup_domain *domain;
 	kuid_t owner;
+	struct hgroup_cpus __rcu *cpus;
+	struct hgroup_devs __rcu *devs;
+	unsigned int freeze;
+	u64 push_gen;
+	u64 visit;
 	struct rcu_head rcu;
 };
 
@@ -63,13 +116,25 @@ struct hgroup {
  *	member process is linked to it under PIDTYPE_DOMAIN, which keeps the
  *	numbers reserved while the domain has members.
  *
+ * @nr_tasks: tasks (threads) in the domain and its sub-domains.
+ * @tasks_max: limit of @nr_tasks; HGROUP_TASKS_UNLIMITED for none.
+ *
  * The domain a domain is subordinate to is @leader->parent->domain (none
  * for the initial domain), kept alive by @leader's parent reference.
+ * @nr_tasks changes only with tasklist_lock held for writing.
  */
 struct hgroup_domain {
 	struct hgroup *leader;
 	struct pid *id;
+	long nr_tasks;
+	u64 tasks_max;
 };
+
+static inline struct hgroup_domain *
+hgroup_domain_parent(struct hgroup_domain *d)
+{
+	return d->leader->parent ? d->leader->parent->domain : NULL;
+}
 
 extern struct hgroup_domain init_hgroup_domain;
 
@@ -90,6 +155,13 @@ static inline struct hgroup *task_hgroup_locked(struct task_struct *task)
 					 lockdep_is_held_type(&tasklist_lock, 0));
 }
 
+/* The process group state of @task; RCU or tasklist_lock held. */
+static inline struct hgroup *task_hgroup(struct task_struct *task)
+{
+	return rcu_dereference_check(task->signal->hgroup,
+				     lockdep_is_held(&tasklist_lock));
+}
+
 static inline struct hgroup *hgroup_get(struct hgroup *hg)
 {
 	refcount_inc(&hg->usage);
@@ -97,6 +169,7 @@ static inline struct hgroup *hgroup_get(struct hgroup *hg)
 }
 
 void hgroup_put(struct hgroup *hg);
+extern struct mutex hgroup_attr_mutex;
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from);
 
@@ -104,6 +177,47 @@ void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 long hgroup_domain_create(void);
 long hgroup_domain_of(pid_t pid);
 void hgroup_domain_free(struct hgroup *leader);
+
+/* restrict.c */
+void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from);
+void hgroup_restrict_release(struct hgroup *hg);
+struct hgroup_cpus *hgroup_cpus_get_locked(const struct hgroup *hg);
+long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
+		     unsigned int flags);
+long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
+		     unsigned int flags);
+
+/* devices.c */
+struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d);
+bool hgroup_devs_subset(const struct hgroup_devs *a,
+			const struct hgroup_devs *b);
+int hgroup_devs_to_user(const struct hgroup_devs *devs,
+			struct hgroup_devices *d);
+void hgroup_devs_put(struct hgroup_devs *devs);
+
+/* propagate.c */
+struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t);
+
+void hgroup_push(struct hgroup *hg);
+void hgroup_task_init(struct task_struct *p, struct hgroup *hg);
+void hgroup_moved(struct task_struct *p, const struct hgroup *from,
+		  const struct hgroup *to);
+
+/* freeze.c */
+void hgroup_freeze_set(struct hgroup *hg, unsigned int flags);
+bool hgroup_frozen(struct hgroup *hg);
+void hgroup_freeze_task(struct task_struct *t, bool freeze);
+void hgroup_freeze_new_lock(void);
+void hgroup_freeze_new_unlock(void);
+int hgroup_freeze_new_wait(pid_t pid, pid_t pgid);
+void hgroup_freeze_new_done(void);
+
+/* cpus.c */
+void hgroup_apply_cpus(void);
+
+/* tasks.c */
+int hgroup_tasks_charge(struct hgroup_domain *d, long n);
+void hgroup_tasks_uncharge(struct hgroup_domain *d, long n);
 
 /* stats.c */
 extern atomic_long_t hgroup_nr_pgrps;

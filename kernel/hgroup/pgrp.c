@@ -30,6 +30,7 @@ static void hgroup_free_rcu(struct rcu_head *head)
 	struct hgroup *parent = hg->parent;
 
 	put_pid(hg->pgrp);
+	hgroup_restrict_release(hg);
 	if (hgroup_is_leader(hg)) {
 		hgroup_domain_free(hg);
 	} else {
@@ -58,7 +59,8 @@ void hgroup_put(struct hgroup *hg)
  * @pgrp: the new process group.
  * @from: state of the group the creating process comes from.
  *
- * The new group is in @from's domain, under that domain's leader.
+ * The new group is in @from's domain, under that domain's leader, and
+ * starts with @from's restrictions.
  */
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from)
@@ -68,6 +70,7 @@ void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 	hg->domain = from->domain;
 	hg->parent = hgroup_get(from->domain->leader);
 	hg->owner = current_euid();
+	hgroup_restrict_copy(hg, from);
 }
 
 /**
@@ -87,16 +90,41 @@ void hgroup_fork(struct task_struct *p)
 }
 
 /**
- * hgroup_exit - a process leaves its process group and domain
- * @p: the exiting process, being unhashed.
+ * hgroup_can_fork - count a new thread and give it its group's state
+ * @p: the new thread or process, not yet running nor visible.
  *
- * Called from __unhash_process() under tasklist_lock when the whole thread
- * group is dead.  The last member frees the group's state.
+ * Called from copy_process() with tasklist_lock held for writing, at the
+ * last point where the fork can still fail.
+ *
+ * Return: 0, or -EAGAIN if the domain's task limit is reached.
  */
-void hgroup_exit(struct task_struct *p)
+int hgroup_can_fork(struct task_struct *p)
+{
+	struct hgroup *hg = task_hgroup_locked(current);
+	int ret;
+
+	ret = hgroup_tasks_charge(hg->domain, 1);
+	if (!ret)
+		hgroup_task_init(p, hg);
+	return ret;
+}
+
+/**
+ * hgroup_exit - a thread is released
+ * @p: the thread, being unhashed.
+ * @group_dead: @p is the last thread of its process.
+ *
+ * Called from __unhash_process() under tasklist_lock.  The thread leaves
+ * its domain's task count; the last thread takes the process out of its
+ * process group and domain, and the last member frees the group's state.
+ */
+void hgroup_exit(struct task_struct *p, bool group_dead)
 {
 	struct hgroup *hg = task_hgroup_locked(p);
 
+	hgroup_tasks_uncharge(hg->domain, 1);
+	if (!group_dead)
+		return;
 	detach_pid(p, PIDTYPE_DOMAIN);
 	RCU_INIT_POINTER(p->signal->hgroup, NULL);
 	hgroup_put(hg);
@@ -116,18 +144,33 @@ void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader)
 }
 
 /**
- * hgroup_pgrp_prepare - allocate state for a process group about to be made
+ * hgroup_pgrp_prepare - get ready for a process group that may be made
+ * @pid: the process setpgid() moves (in the caller's PID namespace), or 0
+ *	for setsid().
+ * @pgid: the group setpgid() moves it to, or 0 for setsid().
  *
- * Called by setpgid() and setsid() before they take tasklist_lock.
+ * Called by setpgid() and setsid() before they take tasklist_lock.  If
+ * the call creates a group (@pid == @pgid) and the caller's group or
+ * @pid's has HGROUP_FREEZE_NEW_PGRP, waits until that is lifted.  Then
+ * allocates the state the new group may need.
  *
- * Return: the new state, to pass to hgroup_pgrp_join() and then
- * hgroup_pgrp_finish(); or ERR_PTR(-ENOMEM).
+ * Return: the state, to pass to hgroup_pgrp_join() and then to
+ * hgroup_pgrp_finish() in any case; or ERR_PTR(-EINTR) or
+ * ERR_PTR(-ENOMEM), and then nothing is to be finished.
  */
-struct hgroup *hgroup_pgrp_prepare(void)
+struct hgroup *hgroup_pgrp_prepare(pid_t pid, pid_t pgid)
 {
 	struct hgroup *hg = kmem_cache_alloc(hgroup_cachep, GFP_KERNEL_ACCOUNT);
+	int ret;
 
-	return hg ?: ERR_PTR(-ENOMEM);
+	if (!hg)
+		return ERR_PTR(-ENOMEM);
+	ret = hgroup_freeze_new_wait(pid, pgid);
+	if (ret) {
+		kmem_cache_free(hgroup_cachep, hg);
+		return ERR_PTR(ret);
+	}
+	return hg;
 }
 
 /* Any member of @pgrp other than @p. */
@@ -176,15 +219,17 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup **prealloc)
 		atomic_long_inc(&hgroup_nr_pgrps);
 	}
 	rcu_assign_pointer(p->signal->hgroup, hg);
+	hgroup_moved(p, old, hg);
 	hgroup_put(old);
 }
 
 /**
- * hgroup_pgrp_finish - release what hgroup_pgrp_prepare() gave, if unused
+ * hgroup_pgrp_finish - end what hgroup_pgrp_prepare() began
  * @prealloc: the state, or NULL if hgroup_pgrp_join() took it.
  */
 void hgroup_pgrp_finish(struct hgroup *prealloc)
 {
+	hgroup_freeze_new_done();
 	if (prealloc)
 		kmem_cache_free(hgroup_cachep, prealloc);
 }

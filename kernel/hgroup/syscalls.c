@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hgroups: system calls.  Only argument checks live here; the work is done
- * in domain.c.  The ABI is documented in include/uapi/linux/hgroup.h.
+ * hgroups: system calls.  Only argument checks and copies live here; the
+ * work is done in domain.c and restrict.c.  The ABI is documented in
+ * include/uapi/linux/hgroup.h.
  */
 
+#include <linux/nospec.h>
 #include <linux/syscalls.h>
 #include <uapi/linux/hgroup.h>
 
@@ -50,4 +52,108 @@ SYSCALL_DEFINE1(set_domainid, unsigned int, flags)
 SYSCALL_DEFINE1(get_domainid, pid_t, pid)
 {
 	return hgroup_domain_of(pid);
+}
+
+/* Sizes of the attribute structures: first version and current. */
+static const struct {
+	size_t ver0;
+	size_t size;
+} hgroup_attr_sizes[] = {
+	[HGROUP_ATTR_CPUS] = { HGROUP_MASK_SIZE_VER0,
+			       sizeof(struct hgroup_mask) },
+	[HGROUP_ATTR_MEMS] = { HGROUP_MASK_SIZE_VER0,
+			       sizeof(struct hgroup_mask) },
+	[HGROUP_ATTR_DEVICES] = { HGROUP_DEVICES_SIZE_VER0,
+				  sizeof(struct hgroup_devices) },
+	[HGROUP_ATTR_FREEZE] = { HGROUP_FREEZE_SIZE_VER0,
+				 sizeof(struct hgroup_freeze) },
+	[HGROUP_ATTR_TASKS] = { HGROUP_TASKS_SIZE_VER0,
+				sizeof(struct hgroup_tasks) },
+};
+
+union hgroup_kattr {
+	struct hgroup_mask mask;
+	struct hgroup_devices devices;
+	struct hgroup_freeze freeze;
+	struct hgroup_tasks tasks;
+};
+
+/*
+ * Check @attr and @flags, and copy the attribute in: shared by both calls,
+ * since both read input fields.  Returns the kernel's size of the
+ * structure, or a negative errno.
+ */
+static long hgroup_attr_in(unsigned int attr, unsigned int flags,
+			   unsigned int allowed, union hgroup_kattr *k,
+			   const void __user *uattr, size_t usize)
+{
+	size_t size;
+	int ret;
+
+	if (!attr || attr >= ARRAY_SIZE(hgroup_attr_sizes) ||
+	    flags & ~allowed)
+		return -EINVAL;
+	attr = array_index_nospec(attr, ARRAY_SIZE(hgroup_attr_sizes));
+	/* The task limit belongs to the domain, and the caller says so. */
+	if (attr == HGROUP_ATTR_TASKS && !(flags & HGROUP_SCOPE_DOMAIN))
+		return -EINVAL;
+	if (usize < hgroup_attr_sizes[attr].ver0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	size = hgroup_attr_sizes[attr].size;
+	ret = copy_struct_from_user(k, size, uattr, usize);
+	return ret ?: size;
+}
+
+/**
+ * sys_hgroup_set_attr - change a restriction of a process group
+ * @pgid: the process group, 0 for the caller's.
+ * @attr: which restriction, HGROUP_ATTR_*.
+ * @uattr: the structure for @attr.
+ * @usize: its size as user space knows it.
+ * @flags: HGROUP_SCOPE_DOMAIN for the whole domain of @pgid.
+ *
+ * Return: 0 or a negative errno; see include/uapi/linux/hgroup.h.
+ */
+SYSCALL_DEFINE5(hgroup_set_attr, pid_t, pgid, unsigned int, attr,
+		const void __user *, uattr, size_t, usize, unsigned int, flags)
+{
+	union hgroup_kattr k;
+	long ret;
+
+	ret = hgroup_attr_in(attr, flags, HGROUP_SCOPE_DOMAIN, &k, uattr,
+			     usize);
+	if (ret < 0)
+		return ret;
+	return hgroup_attr_set(pgid, attr, &k, flags);
+}
+
+/**
+ * sys_hgroup_get_attr - read a restriction of a process group
+ * @pgid: the process group, 0 for the caller's.
+ * @attr: which restriction, HGROUP_ATTR_*.
+ * @uattr: the structure for @attr: its input fields say where to put
+ *	variable-size data, its output fields are filled in.
+ * @usize: its size as user space knows it.
+ * @flags: HGROUP_SCOPE_DOMAIN with HGROUP_ATTR_TASKS, else 0.
+ *
+ * Return: 0 or a negative errno; see include/uapi/linux/hgroup.h.
+ */
+SYSCALL_DEFINE5(hgroup_get_attr, pid_t, pgid, unsigned int, attr,
+		void __user *, uattr, size_t, usize, unsigned int, flags)
+{
+	union hgroup_kattr k;
+	long size, ret;
+
+	size = hgroup_attr_in(attr, flags,
+			      attr == HGROUP_ATTR_TASKS ? HGROUP_SCOPE_DOMAIN : 0,
+			      &k, uattr, usize);
+	if (size < 0)
+		return size;
+	ret = hgroup_attr_get(pgid, attr, &k, flags);
+	if ((!ret || ret == -ENOSPC) &&
+	    copy_to_user(uattr, &k, min_t(size_t, size, usize)))
+		return -EFAULT;
+	return ret;
 }

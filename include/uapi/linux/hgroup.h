@@ -8,6 +8,8 @@
 #ifndef _UAPI_LINUX_HGROUP_H
 #define _UAPI_LINUX_HGROUP_H
 
+#include <linux/types.h>
+
 /**
  * DOC: set_domainid
  *
@@ -48,5 +50,209 @@
  * - ``ESRCH``: no process with that pid is visible in the caller's PID
  *   namespace, or @pid is negative.
  */
+
+/**
+ * DOC: restrictions
+ *
+ * ``long hgroup_set_attr(pid_t pgid, unsigned int attr, const void *uattr,
+ * size_t size, unsigned int flags);``
+ *
+ * ``long hgroup_get_attr(pid_t pgid, unsigned int attr, void *uattr,
+ * size_t size, unsigned int flags);``
+ *
+ * Every process group carries a set of restrictions that bind all its
+ * tasks.  @pgid names the process group in the caller's PID namespace, 0
+ * meaning the caller's own.  @attr is one of &enum hgroup_attr_id and
+ * @uattr points to the structure that goes with it, of @size bytes.  The
+ * structures are size-versioned like those of sched_setattr() and
+ * clone3(): an older, smaller structure is accepted (the missing tail
+ * reads as zero), and a larger one is accepted only if its unknown tail is
+ * zero.  Fields documented as "output" must be zero on input to
+ * hgroup_set_attr().
+ *
+ * @flags: %HGROUP_SCOPE_DOMAIN makes hgroup_set_attr() change every
+ * process group of @pgid's domain at once (not its sub-domains), as one
+ * atomic step: no process group created concurrently is missed.  The task
+ * limit is a property of the domain and requires %HGROUP_SCOPE_DOMAIN with
+ * both calls; hgroup_get_attr() accepts no other flag.
+ *
+ * Permission: the caller's effective uid must be the owner of each target
+ * process group (the effective uid of the process that created it), or the
+ * caller must have %CAP_SYS_ADMIN in the user namespace that owns the
+ * target's PID namespace.  Reading needs no permission.  Tightening is
+ * always allowed to a permitted caller.  Lifting (allowing more than the
+ * group allows now) is allowed only up to what the caller's own process
+ * group and every process group above the target in the hierarchy allow:
+ * nobody grants what they do not have.  The kernel never propagates a
+ * change to other process groups; a new process group starts with the
+ * restrictions of the group it was created from.
+ *
+ * Both calls return 0, or -1 with errno set to:
+ *
+ * - ``EINVAL``: unknown @attr, unknown bit in @flags or in a field, a
+ *   missing or misplaced %HGROUP_SCOPE_DOMAIN, non-zero reserved or output
+ *   field, @size smaller than the first version of the structure, an empty
+ *   or all-offline CPU or memory-node set, a malformed device rule;
+ * - ``E2BIG``: @size is larger than the kernel's structure and the extra
+ *   bytes are not zero, or larger than a page;
+ * - ``EFAULT``: a bad pointer;
+ * - ``ESRCH``: no process group @pgid in the caller's PID namespace;
+ * - ``EPERM``: the caller may not change the target (see above), or the
+ *   target is the initial process group of the kernel threads;
+ * - ``EACCES``: the change would lift a restriction beyond what the
+ *   caller's own group or a group above the target allows;
+ * - ``ENOSPC``: hgroup_get_attr(): the device rule buffer is too small;
+ *   &hgroup_devices.nr_rules has been set to the number needed;
+ * - ``EOPNOTSUPP``: the kernel cannot enforce @attr (memory nodes without
+ *   %CONFIG_CPUSETS);
+ * - ``EINTR``: a fatal signal arrived while waiting;
+ * - ``ENOMEM``: out of memory.
+ *
+ * On any error nothing has changed.
+ */
+
+/**
+ * enum hgroup_attr_id - the kinds of restriction
+ * @HGROUP_ATTR_CPUS: the CPUs the group's tasks may run on; &struct
+ *	hgroup_mask.  No task's affinity can be widened beyond it.
+ * @HGROUP_ATTR_MEMS: the memory nodes the group's tasks may allocate
+ *	from; &struct hgroup_mask.
+ * @HGROUP_ATTR_DEVICES: which device nodes the group's tasks may open
+ *	and create; &struct hgroup_devices.
+ * @HGROUP_ATTR_FREEZE: freezing; &struct hgroup_freeze.
+ * @HGROUP_ATTR_TASKS: the most tasks (threads) the domain may hold,
+ *	counting its sub-domains; &struct hgroup_tasks.
+ */
+enum hgroup_attr_id {
+	HGROUP_ATTR_CPUS = 1,
+	HGROUP_ATTR_MEMS = 2,
+	HGROUP_ATTR_DEVICES = 3,
+	HGROUP_ATTR_FREEZE = 4,
+	HGROUP_ATTR_TASKS = 5,
+};
+
+/* Flags of hgroup_set_attr() and hgroup_get_attr(). */
+#define HGROUP_SCOPE_DOMAIN	(1U << 0)
+
+/**
+ * struct hgroup_mask - a set of CPUs or memory nodes
+ * @mask: user pointer to a bitmap in the layout of sched_setaffinity():
+ *	an array of unsigned long, bit N meaning CPU (or node) N.
+ * @mask_size: size of the bitmap in bytes; a multiple of
+ *	sizeof(unsigned long).  Setting ignores bits beyond the last possible
+ *	CPU or node; getting needs room for every possible one and clears the
+ *	rest of the buffer.
+ * @__reserved: must be 0.
+ *
+ * A group with no CPU restriction reads as every possible CPU.
+ */
+struct hgroup_mask {
+	__aligned_u64 mask;
+	__u32 mask_size;
+	__u32 __reserved;
+};
+
+#define HGROUP_MASK_SIZE_VER0	16
+
+/* &struct hgroup_dev_rule.type */
+#define HGROUP_DEV_BLOCK	(1U << 0)
+#define HGROUP_DEV_CHAR		(1U << 1)
+#define HGROUP_DEV_ALL		(HGROUP_DEV_BLOCK | HGROUP_DEV_CHAR)
+
+/* &struct hgroup_dev_rule.access */
+#define HGROUP_DEV_READ		(1U << 0)
+#define HGROUP_DEV_WRITE	(1U << 1)
+#define HGROUP_DEV_MKNOD	(1U << 2)
+#define HGROUP_DEV_ACC_ALL	(HGROUP_DEV_READ | HGROUP_DEV_WRITE | \
+				 HGROUP_DEV_MKNOD)
+
+/* &struct hgroup_dev_rule major or minor: any number */
+#define HGROUP_DEV_ANY		(~0U)
+
+/**
+ * struct hgroup_dev_rule - one entry of a device access list
+ * @type: %HGROUP_DEV_BLOCK, %HGROUP_DEV_CHAR or both (%HGROUP_DEV_ALL).
+ * @access: a non-empty set of %HGROUP_DEV_READ, %HGROUP_DEV_WRITE and
+ *	%HGROUP_DEV_MKNOD.
+ * @major: the device's major number, or %HGROUP_DEV_ANY.
+ * @minor: the device's minor number, or %HGROUP_DEV_ANY.
+ */
+struct hgroup_dev_rule {
+	__u32 type;
+	__u32 access;
+	__u32 major;
+	__u32 minor;
+};
+
+/* &struct hgroup_devices.policy */
+#define HGROUP_DEV_POLICY_ALLOW	0	/* allow all but the rules */
+#define HGROUP_DEV_POLICY_DENY	1	/* deny all but the rules */
+
+#define HGROUP_DEV_MAX_RULES	256
+
+/**
+ * struct hgroup_devices - the device access list of a process group
+ * @policy: %HGROUP_DEV_POLICY_ALLOW: every access is allowed except those
+ *	a rule matches; %HGROUP_DEV_POLICY_DENY: every access is denied
+ *	except those a rule allows in full.  This is the model of the
+ *	cgroup v1 devices controller.
+ * @nr_rules: number of rules at @rules, at most %HGROUP_DEV_MAX_RULES.
+ *	For hgroup_get_attr(), the capacity of @rules on input and the
+ *	number of rules of the list on output.
+ * @rules: user pointer to an array of &struct hgroup_dev_rule.
+ *
+ * An unrestricted group reads as %HGROUP_DEV_POLICY_ALLOW with no rules.
+ */
+struct hgroup_devices {
+	__u32 policy;
+	__u32 nr_rules;
+	__aligned_u64 rules;
+};
+
+#define HGROUP_DEVICES_SIZE_VER0	16
+
+/* &struct hgroup_freeze.flags */
+#define HGROUP_FREEZE_ALL	(1U << 0)
+#define HGROUP_FREEZE_NEW_PGRP	(1U << 1)
+
+/* &struct hgroup_freeze.state */
+#define HGROUP_STATE_FROZEN	(1U << 0)
+
+/**
+ * struct hgroup_freeze - the freeze setting of a process group
+ * @flags: %HGROUP_FREEZE_ALL stops every task of the group in a freezer
+ *	trap, as the cgroup v2 freezer does; %HGROUP_FREEZE_NEW_PGRP makes
+ *	every setsid(), and every setpgid() that would create a process
+ *	group, by or for a task of the group block (killably) until the flag
+ *	is lifted.  hgroup_set_attr() replaces the whole setting.
+ * @state: output: %HGROUP_STATE_FROZEN once every task of the group is
+ *	frozen (in the trap, stopped, traced, waiting for a vfork() child,
+ *	or exiting).
+ */
+struct hgroup_freeze {
+	__u32 flags;
+	__u32 state;
+};
+
+#define HGROUP_FREEZE_SIZE_VER0	8
+
+/* &struct hgroup_tasks.max: no limit */
+#define HGROUP_TASKS_UNLIMITED	(~0ULL)
+
+/**
+ * struct hgroup_tasks - the task limit of a domain
+ * @max: fork() and clone() in the domain or any of its sub-domains fail
+ *	with EAGAIN while the domain holds @max tasks or more.
+ *	%HGROUP_TASKS_UNLIMITED, the default, is no limit.  A limit below the
+ *	current count is allowed: it only stops growth.
+ * @nr_tasks: output: tasks (threads) now in the domain and its
+ *	sub-domains.
+ */
+struct hgroup_tasks {
+	__u64 max;
+	__u64 nr_tasks;
+};
+
+#define HGROUP_TASKS_SIZE_VER0	16
 
 #endif /* _UAPI_LINUX_HGROUP_H */

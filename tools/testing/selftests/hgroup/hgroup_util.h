@@ -21,6 +21,27 @@
 #define __NR_get_domainid 464
 #endif
 
+#ifndef __NR_hgroup_set_attr
+#define __NR_hgroup_set_attr 465
+#endif
+#ifndef __NR_hgroup_get_attr
+#define __NR_hgroup_get_attr 466
+#endif
+
+static inline long sys_hgroup_set_attr(pid_t pgid, unsigned int attr,
+				       const void *uattr, size_t size,
+				       unsigned int flags)
+{
+	return syscall(__NR_hgroup_set_attr, pgid, attr, uattr, size, flags);
+}
+
+static inline long sys_hgroup_get_attr(pid_t pgid, unsigned int attr,
+				       void *uattr, size_t size,
+				       unsigned int flags)
+{
+	return syscall(__NR_hgroup_get_attr, pgid, attr, uattr, size, flags);
+}
+
 static inline long sys_set_domainid(unsigned int flags)
 {
 	return syscall(__NR_set_domainid, flags);

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups: the restrictions of a process group and the rule for changing
+ * them.
+ *
+ * hgroup_attr_set() is all of hgroup_set_attr() once its argument is in
+ * kernel memory.  It builds the new value before taking any lock, then, under
+ * hgroup_attr_mutex and tasklist_lock held for reading, finds the target
+ * groups, checks permission and the lifting rule for every one of them,
+ * and only then changes them: a refused call changes nothing.
+ *
+ * The lifting rule: a change may give a group only what the caller's own
+ * group and every group above the target allow.  With the domain scope,
+ * the groups above that are in the same domain are changed in the same
+ * step, so only the caller's group and the groups outside the domain limit
+ * the change.
+ */
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/stat.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "hgroup.h"
+
+/* Serialises changes of restrictions, see hgroup.h. */
+DEFINE_MUTEX(hgroup_attr_mutex);
+
+/* Counters for hgroup::push_gen and hgroup::visit; hgroup_attr_mutex. */
+static u64 hgroup_gen_seq;
+static u64 hgroup_visit_seq;
+
+/* A change, built before any lock is taken. */
+struct hgroup_change {
+	unsigned int attr;
+	bool domain_scope;
+	struct hgroup_domain *domain;
+	struct hgroup_cpus *cpus;
+	struct hgroup_devs *devs;
+	unsigned int freeze;
+	u64 tasks_max;
+	u64 gen;
+	u64 visit;
+};
+
+#define hgroup_deref(p)							\
+	rcu_dereference_check(p, lockdep_is_held(&hgroup_attr_mutex) ||	\
+			      lockdep_is_held(&tasklist_lock))
+
+static void hgroup_cpus_put(struct hgroup_cpus *cpus)
+{
+	if (cpus && refcount_dec_and_test(&cpus->usage))
+		kfree_rcu(cpus, rcu);
+}
+
+static struct hgroup_cpus *hgroup_cpus_get(struct hgroup_cpus *cpus)
+{
+	if (cpus)
+		refcount_inc(&cpus->usage);
+	return cpus;
+}
+
+static const struct cpumask *hgroup_cpumask(const struct hgroup_cpus *cpus)
+{
+	return cpus ? &cpus->mask : cpu_possible_mask;
+}
+
+/* Take @from's restrictions for the new group @hg; tasklist_lock held. */
+void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
+{
+	RCU_INIT_POINTER(hg->cpus, hgroup_cpus_get(hgroup_deref(from->cpus)));
+	RCU_INIT_POINTER(hg->devs, hgroup_deref(from->devs));
+	if (hg->devs)
+		refcount_inc(&rcu_dereference_raw(hg->devs)->usage);
+	hg->freeze = from->freeze;
+	hg->push_gen = from->push_gen;
+	hg->visit = 0;
+}
+
+/* @hg is being freed: drop its restrictions. */
+void hgroup_restrict_release(struct hgroup *hg)
+{
+	hgroup_cpus_put(rcu_dereference_raw(hg->cpus));
+	hgroup_devs_put(rcu_dereference_raw(hg->devs));
+}
+
+static int hgroup_cpus_from_user(const struct hgroup_mask *m,
+				 struct hgroup_cpus **out)
+{
+	unsigned int len = m->mask_size;
+	struct hgroup_cpus *cpus;
+
+	if (m->__reserved || !len || len % sizeof(long))
+		return -EINVAL;
+	cpus = kzalloc(sizeof(*cpus), GFP_KERNEL_ACCOUNT);
+	if (!cpus)
+		return -ENOMEM;
+	len = min_t(unsigned int, len, cpumask_size());
+	if (copy_from_user(&cpus->mask, u64_to_user_ptr(m->mask), len)) {
+		kfree(cpus);
+		return -EFAULT;
+	}
+	cpumask_and(&cpus->mask, &cpus->mask, cpu_possible_mask);
+	if (!cpumask_intersects(&cpus->mask, cpu_online_mask)) {
+		kfree(cpus);
+		return -EINVAL;
+	}
+	if (cpumask_equal(&cpus->mask, cpu_possible_mask)) {
+		kfree(cpus);
+		cpus = NULL;
+	} else {
+		refcount_set(&cpus->usage, 1);
+	}
+	*out = cpus;
+	return 0;
+}
+
+/* Check a new value and build it, before any lock is taken. */
+static int hgroup_change_init(struct hgroup_change *c, const void *kattr)
+{
+	const struct hgroup_freeze *fz = kattr;
+	const struct hgroup_tasks *tasks = kattr;
+
+	switch (c->attr) {
+	case HGROUP_ATTR_CPUS:
+		return hgroup_cpus_from_user(kattr, &c->cpus);
+	case HGROUP_ATTR_MEMS:
+		return -EOPNOTSUPP;
+	case HGROUP_ATTR_DEVICES:
+		c->devs = hgroup_devs_from_user(kattr);
+		return PTR_ERR_OR_ZERO(c->devs);
+	case HGROUP_ATTR_FREEZE:
+		if (fz->state ||
+		    fz->flags & ~(HGROUP_FREEZE_ALL | HGROUP_FREEZE_NEW_PGRP))
+			return -EINVAL;
+		c->freeze = fz->flags;
+		return 0;
+	case HGROUP_ATTR_TASKS:
+		if (tasks->nr_tasks)
+			return -EINVAL;
+		c->tasks_max = tasks->max;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Does @limit allow everything the change gives @hg beyond what @hg has?
+ * With @limit == @hg: is the change no lift at all?
+ */
+static bool hgroup_allows(const struct hgroup *limit, const struct hgroup *hg,
+			  const struct hgroup_change *c)
+{
+	const struct cpumask *cur, *lim;
+	unsigned int cpu;
+
+	switch (c->attr) {
+	case HGROUP_ATTR_CPUS:
+		cur = hgroup_cpumask(hgroup_deref(hg->cpus));
+		lim = hgroup_cpumask(hgroup_deref(limit->cpus));
+		for_each_cpu(cpu, hgroup_cpumask(c->cpus))
+			if (!cpumask_test_cpu(cpu, cur) &&
+			    !cpumask_test_cpu(cpu, lim))
+				return false;
+		return true;
+	case HGROUP_ATTR_DEVICES:
+		return hgroup_devs_subset(c->devs, hgroup_deref(hg->devs)) ||
+		       hgroup_devs_subset(c->devs, hgroup_deref(limit->devs));
+	case HGROUP_ATTR_FREEZE:
+		return !(limit->freeze & hg->freeze & ~c->freeze);
+	}
+	return false;
+}
+
+/* May the caller change @hg at all? */
+static int hgroup_may_change(const struct hgroup *hg)
+{
+	if (hg == &init_hgroup)
+		return -EPERM;
+	if (uid_eq(current_euid(), hg->owner) ||
+	    ns_capable(ns_of_pid(hg->pgrp)->user_ns, CAP_SYS_ADMIN))
+		return 0;
+	return -EPERM;
+}
+
+static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
+{
+	const struct hgroup *a;
+	int ret;
+
+	ret = hgroup_may_change(hg);
+	if (ret || hgroup_allows(hg, hg, c))
+		return ret;
+	if (!hgroup_allows(task_hgroup(current), hg, c))
+		return -EACCES;
+	for (a = hg->parent; a; a = a->parent) {
+		if (c->domain_scope && a->domain == c->domain)
+			continue;
+		if (!hgroup_allows(a, hg, c))
+			return -EACCES;
+	}
+	return 0;
+}
+
+static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_cpus *cpus;
+	struct hgroup_devs *devs;
+
+	switch (c->attr) {
+	case HGROUP_ATTR_CPUS:
+		cpus = hgroup_deref(hg->cpus);
+		if (cpus == c->cpus)
+			break;
+		rcu_assign_pointer(hg->cpus, hgroup_cpus_get(c->cpus));
+		hgroup_cpus_put(cpus);
+		/* Pairs with the acquire in hgroup_apply_cpus(). */
+		smp_store_release(&hg->push_gen, c->gen);
+		hgroup_push(hg);
+		break;
+	case HGROUP_ATTR_DEVICES:
+		devs = hgroup_deref(hg->devs);
+		if (c->devs)
+			refcount_inc(&c->devs->usage);
+		rcu_assign_pointer(hg->devs, c->devs);
+		hgroup_devs_put(devs);
+		break;
+	case HGROUP_ATTR_FREEZE:
+		hgroup_freeze_set(hg, c->freeze);
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Call @fn on every process group of @c->domain, the leader first, each
+ * once, until it fails.
+ */
+static int hgroup_walk_domain(struct hgroup_change *c,
+			      int (*fn)(struct hgroup *hg,
+					struct hgroup_change *c))
+{
+	struct hgroup_domain *d = c->domain;
+	struct task_struct *p;
+	struct hgroup *hg;
+	int ret;
+
+	c->visit = ++hgroup_visit_seq;
+	d->leader->visit = c->visit;
+	ret = fn(d->leader, c);
+	hlist_for_each_entry(p, &d->id->tasks[PIDTYPE_DOMAIN],
+			     pid_links[PIDTYPE_DOMAIN]) {
+		if (ret)
+			break;
+		hg = task_hgroup(p);
+		if (hg->visit == c->visit)
+			continue;
+		hg->visit = c->visit;
+		ret = fn(hg, c);
+	}
+	return ret;
+}
+
+static int hgroup_tasks_set(struct hgroup_change *c)
+{
+	struct hgroup_domain *d = c->domain, *a;
+	int ret;
+
+	ret = hgroup_may_change(d->leader);
+	if (ret)
+		return ret;
+	if (c->tasks_max > d->tasks_max) {
+		if (c->tasks_max > task_hgroup(current)->domain->tasks_max)
+			return -EACCES;
+		for (a = hgroup_domain_parent(d); a; a = hgroup_domain_parent(a))
+			if (c->tasks_max > a->tasks_max)
+				return -EACCES;
+	}
+	WRITE_ONCE(d->tasks_max, c->tasks_max);
+	return 0;
+}
+
+/*
+ * The group named @pgid in the caller's PID namespace, 0 for the caller's;
+ * tasklist_lock or RCU held.
+ */
+static struct hgroup *hgroup_find(pid_t pgid)
+{
+	struct task_struct *t;
+	struct pid *pid;
+
+	if (pgid < 0)
+		return NULL;
+	if (!pgid)
+		return task_hgroup(current);
+	pid = find_vpid(pgid);
+	t = pid ? pid_task(pid, PIDTYPE_PGID) : NULL;
+	return t ? task_hgroup(t) : NULL;
+}
+
+/**
+ * hgroup_attr_set - change a restriction of a process group or domain
+ * @pgid: the process group, 0 for the caller's.
+ * @attr: HGROUP_ATTR_*.
+ * @kattr: the attribute's structure, in kernel memory.
+ * @flags: HGROUP_SCOPE_DOMAIN or 0, already checked against @attr.
+ *
+ * Return: 0 or a negative errno, see include/uapi/linux/hgroup.h.
+ */
+long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
+		     unsigned int flags)
+{
+	struct hgroup_change c = {
+		.attr = attr,
+		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
+	};
+	struct hgroup *hg;
+	bool freeze_new;
+	long ret;
+
+	ret = hgroup_change_init(&c, kattr);
+	if (ret)
+		return ret;
+	ret = mutex_lock_killable(&hgroup_attr_mutex);
+	if (ret)
+		goto out_free;
+	/* Let setsid() and setpgid() calls under way finish first. */
+	freeze_new = attr == HGROUP_ATTR_FREEZE &&
+		     (c.freeze & HGROUP_FREEZE_NEW_PGRP);
+	if (freeze_new)
+		hgroup_freeze_new_lock();
+	c.gen = ++hgroup_gen_seq;
+
+	read_lock(&tasklist_lock);
+	hg = hgroup_find(pgid);
+	ret = -ESRCH;
+	if (!hg)
+		goto out_unlock;
+	c.domain = hg->domain;
+	if (attr == HGROUP_ATTR_TASKS) {
+		ret = hgroup_tasks_set(&c);
+	} else if (c.domain_scope) {
+		ret = hgroup_walk_domain(&c, hgroup_check_one);
+		if (!ret)
+			ret = hgroup_walk_domain(&c, hgroup_apply_one);
+	} else {
+		ret = hgroup_check_one(hg, &c);
+		if (!ret)
+			ret = hgroup_apply_one(hg, &c);
+	}
+out_unlock:
+	read_unlock(&tasklist_lock);
+	if (freeze_new)
+		hgroup_freeze_new_unlock();
+	mutex_unlock(&hgroup_attr_mutex);
+out_free:
+	hgroup_cpus_put(c.cpus);
+	hgroup_devs_put(c.devs);
+	return ret;
+}
+
+static int hgroup_cpus_to_user(const struct cpumask *mask,
+			       const struct hgroup_mask *m)
+{
+	unsigned int len = m->mask_size;
+
+	if (m->__reserved || len * BITS_PER_BYTE < nr_cpu_ids ||
+	    len % sizeof(long))
+		return -EINVAL;
+	len = min_t(unsigned int, len, cpumask_size());
+	return copy_to_user(u64_to_user_ptr(m->mask), mask, len) ? -EFAULT : 0;
+}
+
+/**
+ * hgroup_attr_get - read a restriction of a process group or domain
+ * @pgid: the process group, 0 for the caller's.
+ * @attr: HGROUP_ATTR_*.
+ * @kattr: the attribute's structure, in kernel memory: input fields read,
+ *	output fields filled in.
+ * @flags: HGROUP_SCOPE_DOMAIN or 0, already checked against @attr.
+ *
+ * Return: 0 or a negative errno, see include/uapi/linux/hgroup.h.
+ */
+long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
+		     unsigned int flags)
+{
+	struct hgroup_freeze *fz = kattr;
+	struct hgroup_tasks *tasks = kattr;
+	struct hgroup_devs *devs = NULL;
+	struct hgroup_domain *d;
+	cpumask_var_t mask;
+	struct hgroup *hg;
+	long ret = -ESRCH;
+
+	if (attr == HGROUP_ATTR_MEMS)
+		return -EOPNOTSUPP;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	mutex_lock(&hgroup_attr_mutex);
+	read_lock(&tasklist_lock);
+	hg = hgroup_find(pgid);
+	if (!hg)
+		goto out_unlock;
+	ret = 0;
+	switch (attr) {
+	case HGROUP_ATTR_CPUS:
+		cpumask_copy(mask, hgroup_cpumask(hgroup_deref(hg->cpus)));
+		break;
+	case HGROUP_ATTR_DEVICES:
+		devs = hgroup_deref(hg->devs);
+		if (devs)
+			refcount_inc(&devs->usage);
+		break;
+	case HGROUP_ATTR_FREEZE:
+		fz->flags = hg->freeze;
+		fz->state = hgroup_frozen(hg) ? HGROUP_STATE_FROZEN : 0;
+		break;
+	case HGROUP_ATTR_TASKS:
+		d = hg->domain;
+		tasks->max = d->tasks_max;
+		tasks->nr_tasks = d == &init_hgroup_domain ? nr_threads :
+			d->nr_tasks;
+		break;
+	}
+out_unlock:
+	read_unlock(&tasklist_lock);
+	mutex_unlock(&hgroup_attr_mutex);
+
+	if (!ret && attr == HGROUP_ATTR_CPUS)
+		ret = hgroup_cpus_to_user(mask, kattr);
+	if (!ret && attr == HGROUP_ATTR_DEVICES) {
+		ret = hgroup_devs_to_user(devs, kattr);
+		hgroup_devs_put(devs);
+	}
+	free_cpumask_var(mask);
+	return ret;
+}
