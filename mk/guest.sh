@@ -14,6 +14,7 @@ out=$B/guest-$flavour
 accel=${ACCEL:-tcg}
 mem=${GUEST_MEM:-1G}
 cpus=${GUEST_CPUS:-2}
+nodes=${GUEST_NODES:-2}
 
 # Selftests, static, against this kernel's exported headers.
 mkdir -p "$out/tests"
@@ -45,6 +46,19 @@ qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$cpus"
 	-nodefaults -no-user-config -display none -no-reboot
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$out/initramfs.cpio"
 	-append "$cmdline")
+# NUMA nodes (for the hgroup memory-node tests): memory split evenly, CPUs
+# dealt out round-robin.
+if [ "$nodes" -gt 1 ]; then
+	mib=$(( $(numfmt --from=iec "$mem") / 1048576 / nodes ))
+	for ((n = 0; n < nodes; n++)); do
+		qemu+=(-object "memory-backend-ram,id=m$n,size=${mib}M"
+		       -numa "node,nodeid=$n,memdev=m$n")
+	done
+	for ((c = 0; c < cpus; c++)); do
+		qemu+=(-numa "cpu,node-id=$((c % nodes)),socket-id=$c")
+	done
+	qemu+=(-smp "$cpus,sockets=$cpus,cores=1,threads=1")
+fi
 
 if [ "$mode" = run ]; then
 	echo "Booting $flavour kernel; leave with 'reboot -f' or Ctrl-A X."

@@ -24,7 +24,7 @@
  *
  * Restrictions
  * ------------
- * The CPU set and the device list are immutable, reference-counted
+ * The CPU set, the node set and the device list are immutable, reference-counted
  * objects (NULL meaning unrestricted), shared by every process group that
  * has the same one: a new group takes a reference to its creator's.  A
  * change builds a new object and swaps the pointers.  Changes are
@@ -51,15 +51,16 @@
 struct hgroup_domain;
 
 /**
- * struct hgroup_cpus - an immutable CPU set
+ * struct hgroup_set - an immutable set of CPUs or of memory nodes
  * @usage: process groups using it, plus short-lived references.
  * @rcu: for freeing after a grace period.
- * @mask: the CPUs; always has an online CPU when set.
+ * @bits: the members, as a struct cpumask or a nodemask_t; always with
+ *	an online CPU, or a node with memory, when the set is made.
  */
-struct hgroup_cpus {
+struct hgroup_set {
 	refcount_t usage;
 	struct rcu_head rcu;
-	struct cpumask mask;
+	unsigned long bits[];
 };
 
 /**
@@ -87,10 +88,11 @@ struct hgroup_devs {
  * @domain: the domain this process group is in.
  * @owner: effective uid of the process that created the group.
  * @cpus: allowed CPUs; NULL for all.
+ * @mems: allowed memory nodes; NULL for all.
  * @devs: device access list; NULL for no restriction.
  * @freeze: HGROUP_FREEZE_* flags.
- * @push_gen: generation of the pushed restrictions (@cpus): a task whose
- *	task_struct::hgroup_gen differs has yet to apply them.
+ * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
+ *	whose task_struct::hgroup_gen differs has yet to apply them.
  * @visit: marks the group during one walk over a domain.
  * @rcu: for freeing after a grace period.
  */
@@ -100,7 +102,8 @@ struct hgroup {
 	struct hgroup *parent;
 	struct hgroup_domain *domain;
 	kuid_t owner;
-	struct hgroup_cpus __rcu *cpus;
+	struct hgroup_set __rcu *cpus;
+	struct hgroup_set __rcu *mems;
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
 	u64 push_gen;
@@ -181,7 +184,6 @@ void hgroup_domain_free(struct hgroup *leader);
 /* restrict.c */
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from);
 void hgroup_restrict_release(struct hgroup *hg);
-struct hgroup_cpus *hgroup_cpus_get_locked(const struct hgroup *hg);
 long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		     unsigned int flags);
 long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
@@ -212,8 +214,17 @@ void hgroup_freeze_new_unlock(void);
 int hgroup_freeze_new_wait(pid_t pid, pid_t pgid);
 void hgroup_freeze_new_done(void);
 
-/* cpus.c */
-void hgroup_apply_cpus(void);
+/* sets.c */
+void hgroup_set_put(struct hgroup_set *set);
+struct hgroup_set *hgroup_set_get(struct hgroup_set *set);
+int hgroup_set_from_user(unsigned int attr, const struct hgroup_mask *m,
+			 struct hgroup_set **out);
+int hgroup_set_to_user(unsigned int attr, const struct hgroup_set *set,
+		       const struct hgroup_mask *m);
+bool hgroup_set_allows(unsigned int attr, const struct hgroup_set *new,
+		       const struct hgroup_set *cur,
+		       const struct hgroup_set *limit);
+void hgroup_apply_sets(void);
 
 /* tasks.c */
 int hgroup_tasks_charge(struct hgroup_domain *d, long n);

@@ -59,7 +59,7 @@ static void hgroup_work_fn(struct callback_head *head)
 	clear_bit(HGROUP_WORK_QUEUED, &current->hgroup_flags);
 	/* A change after this point queues the work again. */
 	smp_mb__after_atomic();
-	hgroup_apply_cpus();
+	hgroup_apply_sets();
 }
 
 /* Send the virtual signal to @t. */

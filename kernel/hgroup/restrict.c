@@ -37,7 +37,7 @@ struct hgroup_change {
 	unsigned int attr;
 	bool domain_scope;
 	struct hgroup_domain *domain;
-	struct hgroup_cpus *cpus;
+	struct hgroup_set *set;
 	struct hgroup_devs *devs;
 	unsigned int freeze;
 	u64 tasks_max;
@@ -49,28 +49,26 @@ struct hgroup_change {
 	rcu_dereference_check(p, lockdep_is_held(&hgroup_attr_mutex) ||	\
 			      lockdep_is_held(&tasklist_lock))
 
-static void hgroup_cpus_put(struct hgroup_cpus *cpus)
+/* The set of @hg that @attr is about. */
+static struct hgroup_set *hgroup_set_of(const struct hgroup *hg,
+					unsigned int attr)
 {
-	if (cpus && refcount_dec_and_test(&cpus->usage))
-		kfree_rcu(cpus, rcu);
+	return attr == HGROUP_ATTR_CPUS ? hgroup_deref(hg->cpus) :
+		hgroup_deref(hg->mems);
 }
 
-static struct hgroup_cpus *hgroup_cpus_get(struct hgroup_cpus *cpus)
+/* The slot of @hg that holds the set @attr is about. */
+static struct hgroup_set __rcu **hgroup_slot(struct hgroup *hg,
+					     unsigned int attr)
 {
-	if (cpus)
-		refcount_inc(&cpus->usage);
-	return cpus;
-}
-
-static const struct cpumask *hgroup_cpumask(const struct hgroup_cpus *cpus)
-{
-	return cpus ? &cpus->mask : cpu_possible_mask;
+	return attr == HGROUP_ATTR_CPUS ? &hg->cpus : &hg->mems;
 }
 
 /* Take @from's restrictions for the new group @hg; tasklist_lock held. */
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 {
-	RCU_INIT_POINTER(hg->cpus, hgroup_cpus_get(hgroup_deref(from->cpus)));
+	RCU_INIT_POINTER(hg->cpus, hgroup_set_get(hgroup_deref(from->cpus)));
+	RCU_INIT_POINTER(hg->mems, hgroup_set_get(hgroup_deref(from->mems)));
 	RCU_INIT_POINTER(hg->devs, hgroup_deref(from->devs));
 	if (hg->devs)
 		refcount_inc(&rcu_dereference_raw(hg->devs)->usage);
@@ -82,39 +80,9 @@ void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 /* @hg is being freed: drop its restrictions. */
 void hgroup_restrict_release(struct hgroup *hg)
 {
-	hgroup_cpus_put(rcu_dereference_raw(hg->cpus));
+	hgroup_set_put(rcu_dereference_raw(hg->cpus));
+	hgroup_set_put(rcu_dereference_raw(hg->mems));
 	hgroup_devs_put(rcu_dereference_raw(hg->devs));
-}
-
-static int hgroup_cpus_from_user(const struct hgroup_mask *m,
-				 struct hgroup_cpus **out)
-{
-	unsigned int len = m->mask_size;
-	struct hgroup_cpus *cpus;
-
-	if (m->__reserved || !len || len % sizeof(long))
-		return -EINVAL;
-	cpus = kzalloc(sizeof(*cpus), GFP_KERNEL_ACCOUNT);
-	if (!cpus)
-		return -ENOMEM;
-	len = min_t(unsigned int, len, cpumask_size());
-	if (copy_from_user(&cpus->mask, u64_to_user_ptr(m->mask), len)) {
-		kfree(cpus);
-		return -EFAULT;
-	}
-	cpumask_and(&cpus->mask, &cpus->mask, cpu_possible_mask);
-	if (!cpumask_intersects(&cpus->mask, cpu_online_mask)) {
-		kfree(cpus);
-		return -EINVAL;
-	}
-	if (cpumask_equal(&cpus->mask, cpu_possible_mask)) {
-		kfree(cpus);
-		cpus = NULL;
-	} else {
-		refcount_set(&cpus->usage, 1);
-	}
-	*out = cpus;
-	return 0;
 }
 
 /* Check a new value and build it, before any lock is taken. */
@@ -124,10 +92,12 @@ static int hgroup_change_init(struct hgroup_change *c, const void *kattr)
 	const struct hgroup_tasks *tasks = kattr;
 
 	switch (c->attr) {
-	case HGROUP_ATTR_CPUS:
-		return hgroup_cpus_from_user(kattr, &c->cpus);
 	case HGROUP_ATTR_MEMS:
-		return -EOPNOTSUPP;
+		if (!IS_ENABLED(CONFIG_CPUSETS))
+			return -EOPNOTSUPP;
+		fallthrough;
+	case HGROUP_ATTR_CPUS:
+		return hgroup_set_from_user(c->attr, kattr, &c->set);
 	case HGROUP_ATTR_DEVICES:
 		c->devs = hgroup_devs_from_user(kattr);
 		return PTR_ERR_OR_ZERO(c->devs);
@@ -153,18 +123,12 @@ static int hgroup_change_init(struct hgroup_change *c, const void *kattr)
 static bool hgroup_allows(const struct hgroup *limit, const struct hgroup *hg,
 			  const struct hgroup_change *c)
 {
-	const struct cpumask *cur, *lim;
-	unsigned int cpu;
-
 	switch (c->attr) {
 	case HGROUP_ATTR_CPUS:
-		cur = hgroup_cpumask(hgroup_deref(hg->cpus));
-		lim = hgroup_cpumask(hgroup_deref(limit->cpus));
-		for_each_cpu(cpu, hgroup_cpumask(c->cpus))
-			if (!cpumask_test_cpu(cpu, cur) &&
-			    !cpumask_test_cpu(cpu, lim))
-				return false;
-		return true;
+	case HGROUP_ATTR_MEMS:
+		return hgroup_set_allows(c->attr, c->set,
+					 hgroup_set_of(hg, c->attr),
+					 hgroup_set_of(limit, c->attr));
 	case HGROUP_ATTR_DEVICES:
 		return hgroup_devs_subset(c->devs, hgroup_deref(hg->devs)) ||
 		       hgroup_devs_subset(c->devs, hgroup_deref(limit->devs));
@@ -206,17 +170,20 @@ static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
 
 static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 {
-	struct hgroup_cpus *cpus;
+	struct hgroup_set __rcu **slot;
 	struct hgroup_devs *devs;
+	struct hgroup_set *set;
 
 	switch (c->attr) {
 	case HGROUP_ATTR_CPUS:
-		cpus = hgroup_deref(hg->cpus);
-		if (cpus == c->cpus)
+	case HGROUP_ATTR_MEMS:
+		slot = hgroup_slot(hg, c->attr);
+		set = hgroup_set_of(hg, c->attr);
+		if (set == c->set)
 			break;
-		rcu_assign_pointer(hg->cpus, hgroup_cpus_get(c->cpus));
-		hgroup_cpus_put(cpus);
-		/* Pairs with the acquire in hgroup_apply_cpus(). */
+		rcu_assign_pointer(*slot, hgroup_set_get(c->set));
+		hgroup_set_put(set);
+		/* Pairs with the acquire in hgroup_apply_sets(). */
 		smp_store_release(&hg->push_gen, c->gen);
 		hgroup_push(hg);
 		break;
@@ -356,21 +323,9 @@ out_unlock:
 		hgroup_freeze_new_unlock();
 	mutex_unlock(&hgroup_attr_mutex);
 out_free:
-	hgroup_cpus_put(c.cpus);
+	hgroup_set_put(c.set);
 	hgroup_devs_put(c.devs);
 	return ret;
-}
-
-static int hgroup_cpus_to_user(const struct cpumask *mask,
-			       const struct hgroup_mask *m)
-{
-	unsigned int len = m->mask_size;
-
-	if (m->__reserved || len * BITS_PER_BYTE < nr_cpu_ids ||
-	    len % sizeof(long))
-		return -EINVAL;
-	len = min_t(unsigned int, len, cpumask_size());
-	return copy_to_user(u64_to_user_ptr(m->mask), mask, len) ? -EFAULT : 0;
 }
 
 /**
@@ -389,15 +344,13 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 	struct hgroup_freeze *fz = kattr;
 	struct hgroup_tasks *tasks = kattr;
 	struct hgroup_devs *devs = NULL;
+	struct hgroup_set *set = NULL;
 	struct hgroup_domain *d;
-	cpumask_var_t mask;
 	struct hgroup *hg;
 	long ret = -ESRCH;
 
-	if (attr == HGROUP_ATTR_MEMS)
+	if (attr == HGROUP_ATTR_MEMS && !IS_ENABLED(CONFIG_CPUSETS))
 		return -EOPNOTSUPP;
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return -ENOMEM;
 	mutex_lock(&hgroup_attr_mutex);
 	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
@@ -406,7 +359,8 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 	ret = 0;
 	switch (attr) {
 	case HGROUP_ATTR_CPUS:
-		cpumask_copy(mask, hgroup_cpumask(hgroup_deref(hg->cpus)));
+	case HGROUP_ATTR_MEMS:
+		set = hgroup_set_get(hgroup_set_of(hg, attr));
 		break;
 	case HGROUP_ATTR_DEVICES:
 		devs = hgroup_deref(hg->devs);
@@ -428,12 +382,11 @@ out_unlock:
 	read_unlock(&tasklist_lock);
 	mutex_unlock(&hgroup_attr_mutex);
 
-	if (!ret && attr == HGROUP_ATTR_CPUS)
-		ret = hgroup_cpus_to_user(mask, kattr);
-	if (!ret && attr == HGROUP_ATTR_DEVICES) {
+	if (!ret && (attr == HGROUP_ATTR_CPUS || attr == HGROUP_ATTR_MEMS))
+		ret = hgroup_set_to_user(attr, set, kattr);
+	if (!ret && attr == HGROUP_ATTR_DEVICES)
 		ret = hgroup_devs_to_user(devs, kattr);
-		hgroup_devs_put(devs);
-	}
-	free_cpumask_var(mask);
+	hgroup_set_put(set);
+	hgroup_devs_put(devs);
 	return ret;
 }
