@@ -140,11 +140,11 @@ enum hgroup_attr_id {
  *	an array of unsigned long, bit N meaning CPU (or node) N.
  * @mask_size: size of the bitmap in bytes; a multiple of
  *	sizeof(unsigned long).  Setting ignores bits beyond the last possible
- *	CPU or node; getting needs room for every possible one and clears the
- *	rest of the buffer.
+ *	CPU or node; getting needs room for every possible one and writes
+ *	no more than the kernel's mask size (clear the buffer first).
  * @__reserved: must be 0.
  *
- * A group with no CPU restriction reads as every possible CPU.
+ * A group with no restriction reads as every possible CPU (or node).
  */
 struct hgroup_mask {
 	__aligned_u64 mask;
