@@ -45,6 +45,20 @@ for loop in ('setsid', 'env', 'setpgid', 'fork'):
     h = statistics.median(t[loop]['hgroup'])
     med[loop] = (b, h)
     print(f"{loop:<10}{b:>12.3f}{h:>12.3f}{h / b:>9.3f}{len(t[loop]['hgroup']):>9}")
+pairs = (('hgpush', 'cgpush', 'CPU-set change reaching 1,000 sleeping threads: hgroup / cpuset.cpus'),
+         ('hgfork', 'pidsfork', 'fork+exit under a task limit: hgroup domain / pids cgroup'),
+         ('hgfork', 'fork0', 'fork+exit: hgroup domain with a limit / no limit, root cgroup'),
+         ('pidsfork', 'fork0', 'fork+exit: pids cgroup / root cgroup'))
+shown = False
+for a, b, what in pairs:
+    if a not in t or b not in t:
+        continue
+    if not shown:
+        print("\nSide by side in each hgroup boot (median of interleaved repetitions):")
+        shown = True
+    ma = statistics.median(t[a]['hgroup'])
+    mb = statistics.median(t[b]['hgroup'])
+    print(f"  {a}/{b:<9} {ma / mb:7.3f}   ({ma:.4f} s / {mb:.4f} s)  {what}")
 if 'setsid' in med and 'env' in med:
     print(f"\nsetsid/env within a kernel: baseline {med['setsid'][0] / med['env'][0]:.3f}, "
           f"hgroup {med['setsid'][1] / med['env'][1]:.3f}")
