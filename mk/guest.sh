@@ -21,6 +21,10 @@ mkdir -p "$out/tests"
 make -s -C "$tree/tools/testing/selftests/hgroup" OUTPUT="$out/tests" \
 	KHDR_INCLUDES="-isystem $obj/usr/include" LDFLAGS=-static
 
+# hgctl, static, against the same headers.
+make -s -C "$tree/tools/hgroup" OUTPUT="$out/bin/" \
+	KHDR_INCLUDES="-isystem $obj/usr/include" LDFLAGS=-static
+
 # Initramfs.
 root=$out/root
 rm -rf "$root"
@@ -35,6 +39,7 @@ for t in $(make -s -C "$tree/tools/testing/selftests/hgroup" \
 done
 # The programs and their helpers (TEST_GEN_PROGS_EXTENDED).
 find "$out/tests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/hg/tests/" \;
+cp "$out/bin/hgctl" "$root/hg/bin/"
 [ -n "$HG_EXTRA_ROOT" ] && cp -a "$HG_EXTRA_ROOT"/. "$root/"
 echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"

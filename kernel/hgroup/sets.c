@@ -11,6 +11,7 @@
  * as it does with the cpuset, and fails with EINVAL when nothing is left.
  */
 
+#include <linux/cpu.h>
 #include <linux/cpuset.h>
 #include <linux/nodemask.h>
 #include <linux/sched.h>
@@ -64,6 +65,25 @@ static const unsigned long *hgroup_set_bits(unsigned int attr,
 	return set ? set->bits : hgroup_kind(attr).possible;
 }
 
+/*
+ * The page allocator looks at mems_allowed only once some cpuset other
+ * than the root exists (cpusets_enabled()).  The first node set turns
+ * that check on as the first child cpuset would, and for good: turning it
+ * off again would need a count kept from RCU callbacks.
+ */
+static void hgroup_enable_mems(void)
+{
+#ifdef CONFIG_CPUSETS
+	static atomic_t enabled = ATOMIC_INIT(0);
+
+	if (atomic_xchg(&enabled, 1))
+		return;
+	cpus_read_lock();
+	cpuset_inc();
+	cpus_read_unlock();
+#endif
+}
+
 /**
  * hgroup_set_from_user - build a set from hgroup_set_attr()
  * @attr: HGROUP_ATTR_CPUS or HGROUP_ATTR_MEMS.
@@ -104,6 +124,8 @@ int hgroup_set_from_user(unsigned int attr, const struct hgroup_mask *m,
 		set = NULL;
 	} else {
 		refcount_set(&set->usage, 1);
+		if (attr == HGROUP_ATTR_MEMS)
+			hgroup_enable_mems();
 	}
 	*out = set;
 	return 0;

@@ -5,8 +5,16 @@
  *	exit 0 if get_domainid(0) is EXPECTED and /proc/self/status agrees;
  *   exec_helper thread-exec EXPECTED
  *	exec "exec_helper domain EXPECTED" from a second thread, so that the
- *	kernel moves the pid links to the new leader (de_thread()).
+ *	kernel moves the pid links to the new leader (de_thread());
+ * and, exec()ed by restrict_test:
+ *   exec_helper cpus MASK
+ *	exit 0 if the affinity is MASK (hex) and stays MASK after asking
+ *	for every CPU;
+ *   exec_helper open PATH ERRNO
+ *	exit 0 if open(PATH, O_RDONLY) fails with ERRNO, or succeeds if
+ *	ERRNO is 0.
  */
+#include <fcntl.h>
 #include <pthread.h>
 
 #include "hgroup_util.h"
@@ -40,7 +48,7 @@ int main(int argc, char **argv)
 	pthread_t t;
 	long want;
 
-	if (argc != 3)
+	if (argc != 3 && argc != 4)
 		return 2;
 	self = argv[0];
 	expected = argv[2];
@@ -55,6 +63,25 @@ int main(int argc, char **argv)
 			return 5;
 		pthread_join(t, NULL);
 		return 6;	/* exec failed */
+	}
+#ifdef HGROUP_SCOPE_DOMAIN
+	if (!strcmp(argv[1], "cpus")) {
+		unsigned long mask = strtoul(argv[2], NULL, 16);
+
+		if (hg_affinity(0) != mask)
+			return 7;
+		if (hg_set_affinity(0, ~0UL))
+			return 8;
+		return hg_affinity(0) == mask ? 0 : 9;
+	}
+#endif
+	if (!strcmp(argv[1], "open") && argc == 4) {
+		int err = atoi(argv[3]);
+		int fd = open(argv[2], O_RDONLY);
+
+		if (fd >= 0)
+			return err ? 10 : 0;
+		return errno == err ? 0 : 11;
 	}
 	return 2;
 }

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups selftests: the hgctl tool (tools/hgroup), run as a program the
+ * way an init system or an administrator would.  HGCTL names the binary
+ * (default /hg/bin/hgctl, where the test guest puts it).
+ */
+#define _GNU_SOURCE
+#include <linux/hgroup.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+
+#include "hgroup_util.h"
+#include "../kselftest_harness.h"
+
+static const char *hgctl(void)
+{
+	return getenv("HGCTL") ?: "/hg/bin/hgctl";
+}
+
+/*
+ * Run hgctl with @fmt's arguments through sh, its output in @out (up to
+ * @len bytes, may be NULL).  Returns its exit status, or -1.
+ */
+static int run_hgctl(char *out, size_t len, const char *fmt, ...)
+{
+	char args[512], cmd[640];
+	va_list ap;
+	size_t n = 0;
+	FILE *f;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", hgctl(), args);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	if (out) {
+		n = fread(out, 1, len - 1, f);
+		out[n] = 0;
+	} else {
+		char buf[256];
+
+		while (fread(buf, 1, sizeof(buf), f) > 0)
+			;
+	}
+	st = pclose(f);
+	if (out && n)
+		fprintf(stderr, "# hgctl %s:\n%s", args, out);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A child in a process group of its own, sleeping; returns its pid. */
+static pid_t sleeper_group(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		for (;;)
+			pause();
+	}
+	HG_POLL(getpgid(pid) == pid, HG_SETTLE_MS);
+	return pid;
+}
+
+static void kill_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+}
+
+TEST(run_restricts_and_passes_status)
+{
+	char out[4096];
+
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
+		  "run --cpus=0 --tasks-max=50 -- /bin/sh -c "
+		  "'grep -E \"^(Cpus_allowed_list|Domain):\" /proc/self/status'"));
+	EXPECT_NE(NULL, strstr(out, "Cpus_allowed_list:\t0\n"));
+	EXPECT_EQ(NULL, strstr(out, "Domain:\t0\n"));
+	EXPECT_EQ(7, run_hgctl(NULL, 0, "run -- /bin/sh -c 'exit 7'"));
+	EXPECT_EQ(128 + SIGKILL,
+		  run_hgctl(NULL, 0, "run -- /bin/sh -c 'kill -9 $$'"));
+}
+
+TEST(run_device_rule_enforced)
+{
+	char out[4096];
+
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
+		  "run --device='c 1:3 rw' -- /bin/sh -c "
+		  "'cat /dev/null && echo null-ok; "
+		  "head -c1 /dev/zero >/dev/null 2>&1 || echo zero-denied'"));
+	EXPECT_NE(NULL, strstr(out, "null-ok"));
+	EXPECT_NE(NULL, strstr(out, "zero-denied"));
+}
+
+TEST(bad_arguments_fail_with_errno_name)
+{
+	char out[4096];
+
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --cpus=abc -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out),
+			       "run --device='x 1:3 r' -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+	EXPECT_EQ(1, run_hgctl(out, sizeof(out), "freeze 999999"));
+	EXPECT_NE(NULL, strstr(out, "ESRCH"));
+	EXPECT_NE(0, run_hgctl(out, sizeof(out), "apply --recursive 0 --cpus=0"));
+	EXPECT_NE(0, run_hgctl(out, sizeof(out), "frobnicate"));
+}
+
+TEST(set_freeze_thaw_show)
+{
+	char out[8192], line[64];
+	pid_t pid = sleeper_group();
+
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %d --cpus=1", pid));
+	EXPECT_EQ(2UL, hg_get_cpus(pid));
+	EXPECT_TRUE(HG_POLL(hg_affinity(pid) == 2UL, HG_SETTLE_MS));
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "freeze %d --wait", pid));
+	EXPECT_EQ(HGROUP_STATE_FROZEN, hg_freeze_state(pid));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %d", pid));
+	snprintf(line, sizeof(line), "pgrp %d ", pid);
+	EXPECT_NE(NULL, strstr(out, line));
+	EXPECT_NE(NULL, strstr(out, "freeze=all"));
+	EXPECT_NE(NULL, strstr(out, "state=frozen"));
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "thaw %d", pid));
+	EXPECT_EQ(0, hg_freeze_flags(pid));
+	EXPECT_TRUE(HG_POLL(hg_freeze_state(pid) == 0, HG_FREEZE_MS));
+	kill_reap(pid);
+}
+
+/*
+ * The point of apply --recursive: with processes making new sessions in
+ * a loop, every process group of the domain ends with the restriction.
+ */
+FIXTURE(slow) {
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
+TEST_F_TIMEOUT(slow, apply_recursive_misses_no_group_under_setsid_storm, 600)
+{
+	struct hg_proc *procs = calloc(HG_MAX_PROCS, sizeof(*procs));
+	int i, n, groups = 0, wrong = 0, stop[2];
+	pid_t dom;
+	char c;
+
+	ASSERT_NE(NULL, procs);
+	ASSERT_EQ(0, pipe(stop));
+	dom = fork();
+	ASSERT_LE(0, dom);
+	if (dom == 0) {
+		close(stop[1]);
+		CHILD_CHECK(new_domain() == getpid());
+		fcntl(stop[0], F_SETFL, O_NONBLOCK);
+		/* The storm: children that make a session and live a while. */
+		while (read(stop[0], &c, 1) < 0) {
+			pid_t k = fork();
+
+			if (k == 0) {
+				if (setsid() < 0)
+					_exit(1);
+				hg_sleep_ms(200);
+				_exit(0);
+			}
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+			hg_sleep_ms(5);
+		}
+		kill(0, SIGKILL);
+		_exit(0);
+	}
+	close(stop[0]);
+	hg_sleep_ms(500);
+	EXPECT_EQ(0, run_hgctl(NULL, 0, "apply --recursive %d --cpus=0", dom));
+
+	/* Every group of the domain now has the set, new ones too. */
+	hg_sleep_ms(300);
+	n = hg_scan_procs(procs);
+	for (i = 0; i < n; i++) {
+		unsigned long cpus;
+		pid_t pgid;
+
+		if (sys_get_domainid(procs[i].pid) != dom)
+			continue;
+		pgid = getpgid(procs[i].pid);
+		cpus = pgid > 0 ? hg_get_cpus(pgid) : 0;
+		if (!cpus)
+			continue;	/* gone meanwhile */
+		groups++;
+		if (cpus != 1UL) {
+			wrong++;
+			fprintf(stderr, "# pgrp %d has cpus %lx\n", pgid,
+				cpus);
+		}
+	}
+	if (write(stop[1], "x", 1) != 1)
+		kill(dom, SIGKILL);
+	/* The storm ends with kill(0, SIGKILL), its leader included. */
+	EXPECT_EQ(128 + SIGKILL, wait_exit(dom));
+	EXPECT_LT(1, groups);
+	EXPECT_EQ(0, wrong);
+	free(procs);
+}
+
+TEST_HARNESS_MAIN
