@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Write the series as git format-patch files with a cover letter, against
 # the vanilla tree, into build/patchset/, and run checkpatch --strict on
-# every patch.  Each patch builds on its own.
+# every patch.  Only the whole series is built and tested.
 set -e
 # checkpatch's helpers want Debian's python3 (with ply), not another one.
 export PATH=/usr/bin:$PATH
@@ -73,16 +73,26 @@ commit() { git add -A -f . && git commit -q -s -F -; }
 apply 0002-pid-add-domain-level.patch
 msg_of 0002-pid-add-domain-level.patch | commit
 
-# 2. The core: Kconfig, build glue, process-group state, domains, hooks.
+# 2, 3. Two small changes outside kernel/hgroup/ that the core uses.
+apply 0006-signal-freezer-trap-for-hgroups.patch
+msg_of 0006-signal-freezer-trap-for-hgroups.patch | commit
+apply 0011-cpuset-share-task-nodemask-update.patch
+msg_of 0011-cpuset-share-task-nodemask-update.patch | commit
+
+# 4. The core: Kconfig, build glue, kernel/hgroup/, the UAPI structures
+# it uses, and the hooks.
 apply 0001-hgroup-build-glue.patch
 apply 0003-hgroup-lifecycle-hooks.patch
+apply 0007-hgroup-restriction-hooks.patch
+apply 0008-sched-setaffinity-hgroup-cpus.patch
+apply 0009-fs-hgroup-device-check.patch
 cp "$repo/Kconfig" kernel/Kconfig.hgroup
-add include/linux/hgroup.h kernel/hgroup/Makefile kernel/hgroup/hgroup.h \
-	kernel/hgroup/pgrp.c kernel/hgroup/domain.c kernel/hgroup/stats.c \
-	kernel/hgroup/syscalls.c kernel/hgroup/procfs.c
-maint "$repo/patches/MAINTAINERS.entry" include/linux/hgroup.h kernel/Kconfig.hgroup kernel/hgroup/
+add include/linux/hgroup.h include/uapi/linux/hgroup.h \
+	$(cd "$repo" && git ls-files kernel/hgroup)
+maint "$repo/patches/MAINTAINERS.entry" include/linux/hgroup.h \
+	include/uapi/linux/hgroup.h kernel/Kconfig.hgroup kernel/hgroup/
 commit <<'EOF2'
-hgroup: add per-process-group state and process domains
+hgroup: process domains and per-process-group restrictions
 
 Add CONFIG_HGROUP and kernel/hgroup/: a struct hgroup for every process
 group, allocated when the group comes into being in setpgid() or
@@ -98,47 +108,102 @@ hierarchy with init_task's group at the root.  A domain and its leader's
 state are one allocation, so the domain outlives its leader process
 group for as long as anything in it, or below it, lives.
 
-The hooks in copy_process(), __unhash_process(), de_thread(), setpgid()
-and setsid() are single calls.  setpgid() and setsid() allocate before
-taking tasklist_lock and free afterwards if the object was not needed,
-so nothing allocates under the lock.
+Each process group carries restrictions, copied into every group made
+from it:
+
+ - a CPU set and a memory-node set, pushed to every thread by a virtual
+   signal (task_work_add(TWA_SIGNAL)) that makes it apply them to itself
+   on its way to user space; generations close the races with fork and
+   setpgid(), and sched_setaffinity() intersects with the CPU set;
+ - a device access list in the model of the cgroup v1 controller,
+   checked at open and mknod beside the cgroup check;
+ - "freeze all", through the cgroup v2 freezer trap with its own job
+   control bit, and "freeze on new process group", which makes setsid()
+   and setpgid() wait killably before they take tasklist_lock;
+ - per domain, a task limit counted hierarchically in copy_process().
+
+A caller may change a group it owns (same euid as the group's creator)
+or holds CAP_SYS_ADMIN over (the user namespace of the group's PID
+namespace); it may tighten freely but lift only within what its own
+group and every group above the target allow.
+
+The hooks in copy_process(), __unhash_process(), de_thread(), setpgid(),
+setsid(), __sched_setaffinity(), inode_permission() and vfs_mknod() are
+single calls.  Nothing allocates or sleeps under tasklist_lock.
 
 debugfs hgroup/objects counts the live objects, for leak tests.
 EOF2
 
-# 3. System calls and UAPI.
+# 5. System calls.
 apply 0004-hgroup-wire-up-syscalls.patch
-add include/uapi/linux/hgroup.h
-maint "$repo/patches/MAINTAINERS.entry" include/uapi/linux/hgroup.h
-msg_of 0004-hgroup-wire-up-syscalls.patch | commit
+apply 0010-hgroup-wire-up-attr-syscalls.patch
+commit <<'EOF2'
+hgroup: wire up set_domainid(), get_domainid(), hgroup_set_attr() and hgroup_get_attr()
 
-# 4. procfs.
+set_domainid(flags) starts a new process domain; get_domainid(pid) reads
+the domain of a process, like getsid().  hgroup_set_attr(pgid, attr,
+uattr, size, flags) changes one restriction of a process group (or of
+every group of its domain) and hgroup_get_attr() reads it back; their
+structures are size-versioned and copied with copy_struct_from_user(),
+as for sched_setattr() and clone3().
+
+Numbers 463 to 466 on x86 (64 and 32 bit) and in the generic tables;
+without CONFIG_HGROUP all four return -ENOSYS.
+EOF2
+
+# 6. procfs.
 apply 0005-proc-status-domain.patch
 msg_of 0005-proc-status-domain.patch | commit
 
-# 5. Selftests.
+# 7. Selftests.
 add $(cd "$repo" && git ls-files tools/testing/selftests/hgroup)
 maint "$repo/patches/MAINTAINERS.entry" tools/testing/selftests/hgroup/
 commit <<'EOF2'
-selftests/hgroup: test process domains
+selftests/hgroup: test process domains and restrictions
 
-Test every rule of set_domainid() and get_domainid() with the exact
-errno of each refusal and which one wins when several apply; inheritance
-by threads, forks and exec (also from a non-leader thread); that nothing
-leaves a domain; domain 0 in new and in three nested PID namespaces; that
-a domain's id stays reserved while it has members; that sessions never
-span domains; that 100,000 process-group cycles and 1,000 domains leave
-no object behind; and 10,000 concurrent setsid/set_domainid/exit cycles.
+domain_test: every rule of set_domainid() and get_domainid() with the
+exact errno of each refusal and which one wins; inheritance by threads,
+forks and exec; that nothing leaves a domain; domains in nested PID
+namespaces; that a domain's id stays reserved while it has members; no
+leak over 100,000 process-group cycles; 10,000 concurrent cycles.
+
+restrict_test: every argument check of the attribute calls, CPU and
+node sets reaching every thread (1,000 threads too), inheritance,
+lifting bounds, the domain scope under concurrent group creation, device
+lists, the task limit, the permission matrix with user namespaces, and
+that every restriction object is freed.
+
+freeze_test: the cgroup freezer selftests' checklist (simple, 100
+processes, tree, fork storm, migration, SIGKILL, SIGSTOP before and
+during, ptrace, vfork) and freeze-on-new-process-group.
+
+hgctl_test: the hgctl tool, including apply --recursive under a
+setsid() storm.
 EOF2
 
-# 6. Documentation.
+# 8. The tool.
+add $(cd "$repo" && git ls-files tools/hgroup)
+maint "$repo/patches/MAINTAINERS.entry" tools/hgroup/
+commit <<'EOF2'
+tools/hgroup: add hgctl
+
+hgctl run starts a command in a new domain with restrictions; show
+prints domains, process groups and processes with their restrictions
+and state; set, freeze and thaw change one group or a whole domain; and
+apply --recursive propagates restrictions through a domain and every
+domain below it without missing a process group created meanwhile
+(freeze new process groups, apply, lift).
+EOF2
+
+# 9. Documentation.
 add Documentation/hgroup.rst
 maint "$repo/patches/MAINTAINERS.entry" Documentation/hgroup.rst
 commit <<'EOF2'
-Documentation: describe hgroups process domains
+Documentation: describe hgroups
 
-The model, the rules, the system calls with their errors, the choices
-made and why, the hooks, and how to build and test.
+The model, the restrictions and the permission rule, the system calls
+with their errors, the choices made and why, the hooks, the hgctl
+manual, and how to build and test.
 EOF2
 
 rm -rf "$out"
@@ -149,7 +214,7 @@ python3 - "$cover" "$repo/mk/cover-letter.txt" <<'PY'
 import sys
 p, blurb = sys.argv[1], open(sys.argv[2]).read().rstrip('\n')
 s = open(p).read()
-s = s.replace('*** SUBJECT HERE ***', 'hgroups: process domains above sessions and process groups')
+s = s.replace('*** SUBJECT HERE ***', 'hgroups: process domains and per-process-group restrictions')
 s = s.replace('*** BLURB HERE ***', blurb)
 open(p, 'w').write(s)
 PY

@@ -15,10 +15,16 @@
 
 #include "hgroup.h"
 
+static void hgroup_devs_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct hgroup_devs, rcu));
+	atomic_long_dec(&hgroup_nr_devs);
+}
+
 void hgroup_devs_put(struct hgroup_devs *devs)
 {
 	if (devs && refcount_dec_and_test(&devs->usage))
-		kfree_rcu(devs, rcu);
+		call_rcu(&devs->rcu, hgroup_devs_free_rcu);
 }
 
 /**
@@ -59,6 +65,7 @@ struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d)
 	}
 	devs->policy = d->policy;
 	refcount_set(&devs->usage, 1);
+	atomic_long_inc(&hgroup_nr_devs);
 	return devs;
 }
 

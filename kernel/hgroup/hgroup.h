@@ -233,5 +233,7 @@ void hgroup_tasks_uncharge(struct hgroup_domain *d, long n);
 /* stats.c */
 extern atomic_long_t hgroup_nr_pgrps;
 extern atomic_long_t hgroup_nr_domains;
+extern atomic_long_t hgroup_nr_sets;
+extern atomic_long_t hgroup_nr_devs;
 
 #endif /* _KERNEL_HGROUP_HGROUP_H */

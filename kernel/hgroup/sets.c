@@ -45,10 +45,16 @@ static struct hgroup_set_kind hgroup_kind(unsigned int attr)
 	};
 }
 
+static void hgroup_set_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct hgroup_set, rcu));
+	atomic_long_dec(&hgroup_nr_sets);
+}
+
 void hgroup_set_put(struct hgroup_set *set)
 {
 	if (set && refcount_dec_and_test(&set->usage))
-		kfree_rcu(set, rcu);
+		call_rcu(&set->rcu, hgroup_set_free_rcu);
 }
 
 struct hgroup_set *hgroup_set_get(struct hgroup_set *set)
@@ -124,6 +130,7 @@ int hgroup_set_from_user(unsigned int attr, const struct hgroup_mask *m,
 		set = NULL;
 	} else {
 		refcount_set(&set->usage, 1);
+		atomic_long_inc(&hgroup_nr_sets);
 		if (attr == HGROUP_ATTR_MEMS)
 			hgroup_enable_mems();
 	}

@@ -209,7 +209,12 @@ static void *grow(void *p, int n, size_t size)
 	return xrealloc(p, (n ? 2 * (size_t)n : 1) * size);
 }
 
-#define PUSH(arr, n) ((arr) = grow((arr), (n), sizeof(*(arr))), &(arr)[(n)++])
+#define PUSH(arr, n) ({						\
+	typeof(arr) *__pa = &(arr);					\
+	typeof(n) *__pn = &(n);						\
+	*__pa = grow(*__pa, *__pn, sizeof(**__pa));			\
+	&(*__pa)[(*__pn)++];						\
+})
 
 /* CPU and memory-node sets. */
 

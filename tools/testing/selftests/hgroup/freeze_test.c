@@ -42,15 +42,14 @@ FIXTURE_TEARDOWN(hg)
 	hg_fixture_teardown(self->shm);
 }
 
-static void __attribute__((noreturn)) park(void)
+static __noreturn void park(void)
 {
 	for (;;)
 		pause();
 }
 
 /* Count in shm->ctr[i] forever: spinning, or every 10 ms. */
-static void __attribute__((noreturn)) count_forever(struct hg_shm *shm,
-						     int i, int spin)
+static __noreturn void count_forever(struct hg_shm *shm, int i, int spin)
 {
 	shm->pid[i] = getpid();
 	hg_ready(shm);
@@ -196,9 +195,8 @@ TEST_F_TIMEOUT(hg, freeze_simple, 120)
 	EXPECT_TRUE(hg_ctrs_still(shm, 0, 3, HG_QUIET_MS));
 	EXPECT_TRUE(hg_ctrs_still(shm, 9, 1, HG_QUIET_MS));
 	EXPECT_TRUE(nothing_to_report(a));
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3; i++)
 		EXPECT_NE('T', hg_proc_state(shm->pid[i]));
-	}
 	/* Still frozen a while later. */
 	EXPECT_EQ(HGROUP_STATE_FROZEN, hg_freeze_state(a));
 
@@ -755,9 +753,8 @@ static void check_new_pgrp_blocks(struct __test_metadata *_metadata,
 	}
 	EXPECT_EQ(a, getpgid(b));
 	/* Blocking new groups freezes nobody. */
-	if (call != CALL_SETPGID_CHILD) {
+	if (call != CALL_SETPGID_CHILD)
 		EXPECT_TRUE(hg_ctrs_move(shm, 0, 1, HG_FREEZE_MS));
-	}
 	EXPECT_EQ(0, hg_freeze_state(a));
 
 	ASSERT_EQ(0, hg_set_freeze(a, 0, 0));
@@ -768,6 +765,7 @@ static void check_new_pgrp_blocks(struct __test_metadata *_metadata,
 	}
 	EXPECT_EQ(b, getpgid(b));
 	if (call == CALL_SETSID) {
+		/* Braces: EXPECT_*() expands to more than one statement. */
 		EXPECT_EQ(b, getsid(b));
 	} else {
 		EXPECT_EQ(a, getsid(b));

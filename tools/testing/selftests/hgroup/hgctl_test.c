@@ -73,11 +73,13 @@ static void kill_reap(pid_t pid)
 
 TEST(run_restricts_and_passes_status)
 {
+	static const char script[] =
+		"grep -E \"^(Cpus_allowed_list|Domain):\" /proc/self/status";
 	char out[4096];
 
 	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
-		  "run --cpus=0 --tasks-max=50 -- /bin/sh -c "
-		  "'grep -E \"^(Cpus_allowed_list|Domain):\" /proc/self/status'"));
+			       "run --cpus=0 --tasks-max=50 -- /bin/sh -c '%s'",
+			       script));
 	EXPECT_NE(NULL, strstr(out, "Cpus_allowed_list:\t0\n"));
 	EXPECT_EQ(NULL, strstr(out, "Domain:\t0\n"));
 	EXPECT_EQ(7, run_hgctl(NULL, 0, "run -- /bin/sh -c 'exit 7'"));
@@ -87,12 +89,14 @@ TEST(run_restricts_and_passes_status)
 
 TEST(run_device_rule_enforced)
 {
+	static const char null_ok[] = "cat /dev/null && echo null-ok";
+	static const char zero_denied[] =
+		"head -c1 /dev/zero >/dev/null 2>&1 || echo zero-denied";
 	char out[4096];
 
 	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
-		  "run --device='c 1:3 rw' -- /bin/sh -c "
-		  "'cat /dev/null && echo null-ok; "
-		  "head -c1 /dev/zero >/dev/null 2>&1 || echo zero-denied'"));
+			       "run --device='c 1:3 rw' -- /bin/sh -c '%s; %s'",
+			       null_ok, zero_denied));
 	EXPECT_NE(NULL, strstr(out, "null-ok"));
 	EXPECT_NE(NULL, strstr(out, "zero-denied"));
 }

@@ -91,17 +91,16 @@ static inline long new_domain(void)
 /*
  * Restriction helpers, for the suites of hgroup_set_attr() and
  * hgroup_get_attr().  They need the restriction ABI of <linux/hgroup.h>;
- * against older exported headers only the helpers above exist.
+ * against an older <linux/hgroup.h> only the helpers above exist.
  */
-#if __has_include(<linux/hgroup.h>)
 #include <linux/hgroup.h>
-#endif
 
 #ifdef HGROUP_SCOPE_DOMAIN
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -140,17 +139,18 @@ static inline void hg_sleep_ms(long ms)
 
 /* In a child: @call must fail with exactly @err, else exit 1. */
 #define CHILD_ERRNO(err, call) do {					\
+	int __hg_want = (err);						\
 	long __hg_r;							\
 	int __hg_e;							\
 	errno = 0;							\
 	__hg_r = (call);						\
 	__hg_e = errno;							\
-	if (__hg_r != -1 || __hg_e != (err)) {				\
+	if (__hg_r != -1 || __hg_e != __hg_want) {			\
 		fprintf(stderr, "# %s:%d: child %d: %s returned %ld, "	\
 			"errno %d (%s), expected -1, errno %d (%s)\n",	\
 			__FILE__, __LINE__, getpid(), #call, __hg_r,	\
-			__hg_e, strerror(__hg_e), (err),		\
-			strerror(err));					\
+			__hg_e, strerror(__hg_e), __hg_want,		\
+			strerror(__hg_want));				\
 		_exit(1);						\
 	}								\
 } while (0)
@@ -434,16 +434,19 @@ static inline int hg_wait_exit_timeout(pid_t pid, long ms)
 	return -1;
 }
 
-/* State shared by a test and its children, set up by hg_fixture_setup(). */
+/*
+ * State shared by a test and its children, set up by hg_fixture_setup().
+ * Atomic, so that every access is a real one to the shared page.
+ */
 #define HG_SLOTS 1024
 struct hg_shm {
-	volatile int step;		/* set by the test, waited on by children */
-	volatile int ready;		/* counted up by children */
-	volatile int slot;		/* next free pid[] slot */
-	volatile int ret[16];
-	volatile int err[16];
-	volatile pid_t pid[HG_SLOTS];
-	volatile unsigned long ctr[HG_SLOTS];
+	atomic_int step;		/* set by the test, waited on by children */
+	atomic_int ready;		/* counted up by children */
+	atomic_int slot;		/* next free pid[] slot */
+	atomic_int ret[16];
+	atomic_int err[16];
+	atomic_int pid[HG_SLOTS];	/* pid_t */
+	atomic_ulong ctr[HG_SLOTS];
 };
 
 /* In a child: wait (bounded) for the test to reach step @n. */
@@ -542,12 +545,14 @@ static inline void hg_mark_descendants(const struct hg_proc *p, int n,
 			if (mark[i] || p[i].pid == root)
 				continue;
 			if (p[i].ppid == root) {
-				mark[i] = changed = 1;
+				mark[i] = 1;
+				changed = 1;
 				continue;
 			}
 			for (j = 0; j < n; j++) {
 				if (mark[j] && p[j].pid == p[i].ppid) {
-					mark[i] = changed = 1;
+					mark[i] = 1;
+					changed = 1;
 					break;
 				}
 			}

@@ -51,12 +51,13 @@ FIXTURE_TEARDOWN(hg)
 
 #define CPU0	1UL
 
-#define NEED_TWO_CPUS() do {						\
-	if ((hg_online_cpus() & 3UL) != 3UL)				\
-		SKIP(return, "needs CPUs 0 and 1 online");		\
-} while (0)
+/* CPUs 0 and 1 are both online, as the tests of moves between them need. */
+static int two_cpus_online(void)
+{
+	return (hg_online_cpus() & 3UL) == 3UL;
+}
 
-static void __attribute__((noreturn)) park(void)
+static __noreturn void park(void)
 {
 	for (;;)
 		pause();
@@ -190,7 +191,7 @@ static int helper_path(char *buf, size_t len)
 	slash = strrchr(buf, '/');
 	if (!slash || (size_t)(slash + 1 - buf) + sizeof("exec_helper") > len)
 		return -1;
-	strcpy(slash + 1, "exec_helper");
+	memcpy(slash + 1, "exec_helper", sizeof("exec_helper"));
 	return access(buf, X_OK);
 }
 
@@ -294,7 +295,7 @@ static const struct attr_case attr_cases[] = {
 	  HGROUP_SCOPE_DOMAIN },
 };
 
-#define NR_CASES (sizeof(attr_cases) / sizeof(attr_cases[0]))
+#define NR_CASES ARRAY_SIZE(attr_cases)
 
 /* A group that has been through failed calls still has no restriction. */
 static void expect_unrestricted(struct __test_metadata *_metadata, pid_t g)
@@ -321,14 +322,14 @@ TEST_F(hg, bad_attr_ids)
 	unsigned int i;
 
 	ASSERT_LT(0, g);
-	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
 		memset(buf, 0, sizeof(buf));
 		EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, ids[i], buf, 16, 0));
 		EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(g, ids[i], buf, 16, 0));
 		EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, ids[i], buf, 16,
-					HGROUP_SCOPE_DOMAIN));
+							 HGROUP_SCOPE_DOMAIN));
 		EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(g, ids[i], buf, 16,
-					HGROUP_SCOPE_DOMAIN));
+							 HGROUP_SCOPE_DOMAIN));
 	}
 	expect_unrestricted(_metadata, g);
 }
@@ -346,12 +347,14 @@ TEST_F(hg, bad_flags)
 		for (bit = 1; bit < 32; bit++) {
 			fill_noop(c->attr, buf);
 			EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, c->attr,
-				buf, c->ver0, c->flags | (1U << bit))) {
+								 buf, c->ver0,
+								 c->flags | (1U << bit))) {
 				TH_LOG("%s, flag bit %u", c->name, bit);
 			}
 			fill_get(c->attr, buf);
 			EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(g, c->attr,
-				buf, c->ver0, c->flags | (1U << bit))) {
+								 buf, c->ver0,
+								 c->flags | (1U << bit))) {
 				TH_LOG("%s, flag bit %u", c->name, bit);
 			}
 		}
@@ -370,7 +373,8 @@ TEST_F(hg, bad_flags)
 			continue;
 		fill_get(c->attr, buf);
 		EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(g, c->attr, buf,
-				c->ver0, HGROUP_SCOPE_DOMAIN)) {
+							 c->ver0,
+							 HGROUP_SCOPE_DOMAIN)) {
 			TH_LOG("%s", c->name);
 		}
 		/* ...while hgroup_set_attr() takes it with every attribute. */
@@ -420,20 +424,22 @@ TEST_F(hg, size_too_small)
 	for (i = 0; i < NR_CASES; i++) {
 		const struct attr_case *c = &attr_cases[i];
 
-		for (j = 0; j <= sizeof(sizes) / sizeof(sizes[0]); j++) {
-			size_t size = j < sizeof(sizes) / sizeof(sizes[0]) ?
+		for (j = 0; j <= ARRAY_SIZE(sizes); j++) {
+			size_t size = j < ARRAY_SIZE(sizes) ?
 				      sizes[j] : c->ver0 - 1;
 
 			if (size >= c->ver0)
 				continue;
 			fill_noop(c->attr, buf);
 			EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, c->attr,
-					buf, size, c->flags)) {
+								 buf, size,
+								 c->flags)) {
 				TH_LOG("%s, size %zu", c->name, size);
 			}
 			fill_get(c->attr, buf);
 			EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(g, c->attr,
-					buf, size, c->flags)) {
+								 buf, size,
+								 c->flags)) {
 				TH_LOG("%s, size %zu", c->name, size);
 			}
 		}
@@ -574,7 +580,8 @@ TEST_F(hg, bad_pointers)
 		/* ...whose zero tail would run into it. */
 		fill_noop(c->attr, edge);
 		EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g, c->attr, edge,
-						c->ver0 + 8, c->flags)) {
+							 c->ver0 + 8,
+							 c->flags)) {
 			TH_LOG("%s", c->name);
 		}
 	}
@@ -584,14 +591,14 @@ TEST_F(hg, bad_pointers)
 		struct hgroup_mask m = { .mask = 0, .mask_size = 8 };
 
 		EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g, HGROUP_ATTR_CPUS,
-						&m, sizeof(m), 0));
+							 &m, sizeof(m), 0));
 		EXPECT_ERRNO(EFAULT, sys_hgroup_get_attr(g, HGROUP_ATTR_CPUS,
-						&m, sizeof(m), 0));
+							 &m, sizeof(m), 0));
 		m.mask = (uintptr_t)gone;
 		EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g, HGROUP_ATTR_CPUS,
-						&m, sizeof(m), 0));
+							 &m, sizeof(m), 0));
 		EXPECT_ERRNO(EFAULT, sys_hgroup_get_attr(g, HGROUP_ATTR_CPUS,
-						&m, sizeof(m), 0));
+							 &m, sizeof(m), 0));
 		/*
 		 * A bitmap longer than the kernel's mask is read and written
 		 * only as far as the kernel's mask goes, as by
@@ -614,16 +621,19 @@ TEST_F(hg, bad_pointers)
 		};
 
 		EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g,
-				HGROUP_ATTR_DEVICES, &d, sizeof(d), 0));
+							 HGROUP_ATTR_DEVICES,
+							 &d, sizeof(d), 0));
 		d.rules = (uintptr_t)gone;
 		EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g,
-				HGROUP_ATTR_DEVICES, &d, sizeof(d), 0));
+							 HGROUP_ATTR_DEVICES,
+							 &d, sizeof(d), 0));
 		/* The second rule is in the unmapped page. */
 		memcpy(gone - sizeof(rule), &rule, sizeof(rule));
 		d.rules = (uintptr_t)(gone - sizeof(rule));
 		d.nr_rules = 2;
 		EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g,
-				HGROUP_ATTR_DEVICES, &d, sizeof(d), 0));
+							 HGROUP_ATTR_DEVICES,
+							 &d, sizeof(d), 0));
 	}
 	/* Nothing changed, so far. */
 	expect_unrestricted(_metadata, g);
@@ -672,11 +682,13 @@ TEST_F(hg, reserved_and_output_fields)
 						 sizeof(f), 0));
 	t.nr_tasks = 1;
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_TASKS, &t,
-				sizeof(t), HGROUP_SCOPE_DOMAIN));
+						 sizeof(t),
+						 HGROUP_SCOPE_DOMAIN));
 	t.max = 5;
 	t.nr_tasks = ~0ULL;
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_TASKS, &t,
-				sizeof(t), HGROUP_SCOPE_DOMAIN));
+						 sizeof(t),
+						 HGROUP_SCOPE_DOMAIN));
 
 	/* Unknown bits of freeze.flags. */
 	for (bit = 2; bit < 32; bit++) {
@@ -718,15 +730,17 @@ TEST_F(hg, no_such_group)
 		pid_t bad[] = { dead, member, INT_MAX };
 		unsigned int j;
 
-		for (j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
+		for (j = 0; j < ARRAY_SIZE(bad); j++) {
 			fill_noop(c->attr, buf);
 			EXPECT_ERRNO(ESRCH, sys_hgroup_set_attr(bad[j], c->attr,
-					buf, c->ver0, c->flags)) {
+								buf, c->ver0,
+								c->flags)) {
 				TH_LOG("%s, pgid %d", c->name, bad[j]);
 			}
 			fill_get(c->attr, buf);
 			EXPECT_ERRNO(ESRCH, sys_hgroup_get_attr(bad[j], c->attr,
-					buf, c->ver0, c->flags)) {
+								buf, c->ver0,
+								c->flags)) {
 				TH_LOG("%s, pgid %d", c->name, bad[j]);
 			}
 		}
@@ -834,9 +848,8 @@ TEST_F_TIMEOUT(hg, cpus_unrestricted_reads_possible, 90)
 	ASSERT_EQ(0, sys_hgroup_get_attr(g, HGROUP_ATTR_CPUS, &hm, sizeof(hm),
 					 0));
 	EXPECT_EQ(possible, m[0]);
-	for (i = 1; i < 32; i++) {
+	for (i = 1; i < 32; i++)
 		EXPECT_EQ(0, m[i]);
-	}
 	/* The first word is the kernel's in full, whatever was there. */
 	memset(m, 0xff, sizeof(m));
 	ASSERT_EQ(0, sys_hgroup_get_attr(g, HGROUP_ATTR_CPUS, &hm, sizeof(hm),
@@ -886,18 +899,16 @@ TEST_F_TIMEOUT(hg, cpus_bad_masks, 90)
 	/* Only CPUs that cannot exist: bits beyond the last possible. */
 	for (bit = 63; bit >= 0 && (possible & (1UL << bit)); bit--)
 		;
-	if (bit >= 0 && (1UL << bit) > possible) {
+	if (bit >= 0 && (1UL << bit) > possible)
 		EXPECT_ERRNO(EINVAL, hg_set_cpus(g, 1UL << bit, 0));
-	}
 	m[0] = 0;
 	m[15] = 1UL << 40;		/* CPU 1000 */
 	hm.mask_size = 16 * sizeof(m[0]);
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_CPUS, &hm,
 						 sizeof(hm), 0));
 	/* Only possible CPUs that are offline. */
-	if (offline) {
+	if (offline)
 		EXPECT_ERRNO(EINVAL, hg_set_cpus(g, offline, 0));
-	}
 	EXPECT_CPUS(possible, g);
 }
 
@@ -1019,7 +1030,8 @@ TEST_F_TIMEOUT(hg, cpus_reach_every_thread, 120)
 	int p[2], ntids = 7;
 	pid_t a;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	ASSERT_EQ(0, pipe(p));
 	tshm = shm;
 	a = fork();
@@ -1076,7 +1088,8 @@ TEST_F_TIMEOUT(hg, cpus_setaffinity_intersects, 90)
 	unsigned long online = hg_online_cpus();
 	pid_t a;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -1128,7 +1141,8 @@ TEST_F_TIMEOUT(hg, cpus_inherited, 90)
 	char helper[PATH_MAX];
 	pid_t a;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	ASSERT_EQ(0, helper_path(helper, sizeof(helper)));
 	a = fork();
 	ASSERT_LE(0, a);
@@ -1188,7 +1202,8 @@ TEST_F_TIMEOUT(hg, cpus_setpgid_takes_group_set, 90)
 	unsigned long online = hg_online_cpus();
 	pid_t a;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -1245,7 +1260,8 @@ TEST_F_TIMEOUT(hg, cpus_lift_bounded_by_leader, 90)
 	unsigned long possible = hg_possible_cpus();
 	pid_t x, n;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	x = start_group_members(shm, 1, 1, 1);
 	ASSERT_LT(0, x);
 	n = shm->pid[1];
@@ -1285,7 +1301,8 @@ TEST_F_TIMEOUT(hg, cpus_scope_domain, 90)
 	unsigned long online = hg_online_cpus();
 	pid_t x, n, y;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	x = fork();
 	ASSERT_LE(0, x);
 	if (x == 0) {
@@ -1346,7 +1363,8 @@ TEST_F_TIMEOUT(hg, cpus_scope_domain_race, 180)
 	pid_t x, pgids[64];
 	int round, i, n;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	x = fork();
 	ASSERT_LE(0, x);
 	if (x == 0) {
@@ -1446,7 +1464,8 @@ TEST_F_TIMEOUT(hg, cpus_1000_threads, 300)
 	long t0;
 	pid_t a;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	tshm = shm;
 	a = fork();
 	ASSERT_LE(0, a);
@@ -1495,8 +1514,8 @@ TEST_F_TIMEOUT(hg, cpus_1000_threads, 300)
 /* ---------------------------------------------------------------------- */
 
 #ifndef MPOL_F_NODE
-#define MPOL_F_NODE	(1 << 0)
-#define MPOL_F_ADDR	(1 << 1)
+#define MPOL_F_NODE	0x1
+#define MPOL_F_ADDR	0x2
 #endif
 
 /* Memory nodes from /sys; without NUMA there, node 0 alone. */
@@ -1674,9 +1693,8 @@ TEST_F_TIMEOUT(hg, mems, 120)
 			TH_LOG("new pages came from nodes %#lx",
 			       shm->ctr[step]);
 		}
-		if (online != want) {
+		if (online != want)
 			EXPECT_EQ(EACCES, shm->ret[2]);
-		}
 		EXPECT_EQ(0, shm->ret[3]);
 	}
 
@@ -1733,7 +1751,7 @@ static int devdir_make(struct devdir *d)
 	    stat("/dev/zero", &st) || !S_ISCHR(st.st_mode) ||
 	    st.st_rdev != DEV_ZERO)
 		return 1;
-	strcpy(d->dir, "/tmp/hgroup-dev-XXXXXX");
+	snprintf(d->dir, sizeof(d->dir), "/tmp/hgroup-dev-XXXXXX");
 	if (!mkdtemp(d->dir))
 		return -1;
 	snprintf(d->null2, sizeof(d->null2), "%s/null2", d->dir);
@@ -1752,19 +1770,24 @@ static void devdir_remove(struct devdir *d)
 	char path[PATH_MAX];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		snprintf(path, sizeof(path), "%s/%s", d->dir, names[i]);
 		unlink(path);
 	}
 	rmdir(d->dir);
 }
 
-#define DEVDIR_OR_SKIP(d) do {						\
-	int __r = devdir_make(d);					\
-	if (__r > 0)							\
-		SKIP(return, "no /dev/null (1:3) and /dev/zero (1:5)");	\
-	ASSERT_EQ(0, __r);						\
-} while (0)
+/* devdir_make(): 0, or 1 with the test skipped if the devices are not there. */
+static int devdir_make_or_skip(struct __test_metadata *_metadata,
+			       struct devdir *d)
+{
+	int r = devdir_make(d);
+
+	if (r > 0)
+		SKIP(return 1, "no /dev/null (1:3) and /dev/zero (1:5)");
+	ASSERT_EQ(0, r);
+	return 0;
+}
 
 /* Rules are compared as sets: the order of the list is not documented. */
 static int same_rules(const struct hgroup_dev_rule *a,
@@ -1836,7 +1859,8 @@ TEST_F_TIMEOUT(hg, devices_deny_policy, 60)
 	struct devdir dd;
 	pid_t a;
 
-	DEVDIR_OR_SKIP(&dd);
+	if (devdir_make_or_skip(_metadata, &dd))
+		return;
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -1884,7 +1908,8 @@ TEST_F_TIMEOUT(hg, devices_allow_policy, 60)
 	struct devdir dd;
 	pid_t a;
 
-	DEVDIR_OR_SKIP(&dd);
+	if (devdir_make_or_skip(_metadata, &dd))
+		return;
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -1923,7 +1948,8 @@ TEST_F_TIMEOUT(hg, devices_deny_needs_one_rule_in_full, 60)
 	struct devdir dd;
 	pid_t a;
 
-	DEVDIR_OR_SKIP(&dd);
+	if (devdir_make_or_skip(_metadata, &dd))
+		return;
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -1956,7 +1982,8 @@ TEST_F_TIMEOUT(hg, devices_any_and_types, 60)
 	struct devdir dd;
 	pid_t a;
 
-	DEVDIR_OR_SKIP(&dd);
+	if (devdir_make_or_skip(_metadata, &dd))
+		return;
 	/* Deny all but char major 1, any minor. */
 	a = fork();
 	ASSERT_LE(0, a);
@@ -2030,7 +2057,7 @@ TEST_F_TIMEOUT(hg, devices_bad_rules, 60)
 	unsigned int i;
 
 	ASSERT_LT(0, g);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_ERRNO(EINVAL, hg_set_devices(g, HGROUP_DEV_POLICY_DENY,
 						    &bad[i], 1, 0)) {
 			TH_LOG("rule %u", i);
@@ -2129,7 +2156,8 @@ TEST_F_TIMEOUT(hg, devices_inherited, 60)
 	struct devdir dd;
 	pid_t a;
 
-	DEVDIR_OR_SKIP(&dd);
+	if (devdir_make_or_skip(_metadata, &dd))
+		return;
 	ASSERT_EQ(0, helper_path(helper, sizeof(helper)));
 	snprintf(eperm, sizeof(eperm), "%d", EPERM);
 	a = fork();
@@ -2189,7 +2217,8 @@ TEST_F_TIMEOUT(hg, devices_lift, 60)
 	struct devdir dd;
 	pid_t a;
 
-	DEVDIR_OR_SKIP(&dd);
+	if (devdir_make_or_skip(_metadata, &dd))
+		return;
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -2387,7 +2416,7 @@ TEST_F_TIMEOUT(hg, tasks_hierarchical, 90)
 			}
 			CHILD_ERRNO(EAGAIN, fork());
 			CHILD_CHECK(pthread_create(&t, NULL, blocked_thread,
-					(void *)(long)p[0]) == EAGAIN);
+						   (void *)(long)p[0]) == EAGAIN);
 			hg_ready(shm);
 			CHILD_CHECK(hg_wait_step(shm, 2) == 0);
 			k = fork();
@@ -2467,7 +2496,8 @@ TEST_F_TIMEOUT(hg, perm_owner_is_creator_euid, 90)
 		CHILD_ERRNO(EPERM, hg_set_devices(0, HGROUP_DEV_POLICY_DENY,
 						  &perm_rule, 1, 0));
 		CHILD_ERRNO(EPERM, hg_set_devices(getpgrp(),
-				HGROUP_DEV_POLICY_DENY, &perm_rule, 1, 0));
+						  HGROUP_DEV_POLICY_DENY,
+						  &perm_rule, 1, 0));
 		CHILD_ERRNO(EPERM, hg_set_freeze(0, HGROUP_FREEZE_NEW_PGRP, 0));
 		CHILD_ERRNO(EPERM, hg_set_cpus(0, CPU0, 0));
 		CHILD_ERRNO(EPERM, hg_set_cpus(0, hg_possible_cpus(), 0));
@@ -2497,7 +2527,8 @@ TEST_F_TIMEOUT(hg, perm_uid_matrix, 90)
 	unsigned long possible = hg_possible_cpus();
 	pid_t a;
 
-	NEED_TWO_CPUS();
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -2514,9 +2545,11 @@ TEST_F_TIMEOUT(hg, perm_uid_matrix, 90)
 			CHILD_ERRNO(EPERM, hg_set_cpus(b, possible, 0));
 			CHILD_ERRNO(EPERM, hg_set_cpus(b, CPU0, 0));
 			CHILD_ERRNO(EPERM, hg_set_devices(b,
-				HGROUP_DEV_POLICY_DENY, &perm_rule, 1, 0));
+							  HGROUP_DEV_POLICY_DENY,
+							  &perm_rule, 1, 0));
 			CHILD_ERRNO(EPERM, hg_set_freeze(b,
-				HGROUP_FREEZE_NEW_PGRP, 0));
+							 HGROUP_FREEZE_NEW_PGRP,
+							 0));
 			/* Reading needs no permission. */
 			CHILD_CHECK(hg_get_cpus(b) == CPU0);
 			CHILD_CHECK(devices_are(b, HGROUP_DEV_POLICY_ALLOW,
@@ -2535,7 +2568,8 @@ TEST_F_TIMEOUT(hg, perm_uid_matrix, 90)
 			CHILD_CHECK(hg_set_devices(0, HGROUP_DEV_POLICY_DENY,
 						   &perm_rule, 1, 0) == 0);
 			CHILD_ERRNO(EACCES, hg_set_devices(0,
-					HGROUP_DEV_POLICY_ALLOW, NULL, 0, 0));
+							   HGROUP_DEV_POLICY_ALLOW,
+							   NULL, 0, 0));
 			hg_ready(shm);
 			park();
 		}
@@ -2623,7 +2657,8 @@ TEST_F_TIMEOUT(hg, perm_userns_owner, 90)
 			CHILD_CHECK(getpid() == 1);
 			/* Its group is u's: root's, outside the namespace. */
 			CHILD_ERRNO(EPERM, hg_set_devices(0,
-				HGROUP_DEV_POLICY_DENY, &perm_rule, 1, 0));
+							  HGROUP_DEV_POLICY_DENY,
+							  &perm_rule, 1, 0));
 			CHILD_CHECK(setsid() == 1);
 			CHILD_CHECK(pipe(p) == 0);
 			d = fork();
@@ -2705,10 +2740,11 @@ TEST_F_TIMEOUT(hg, perm_userns_cap_sys_admin, 90)
 			if (e == 0) {
 				CHILD_CHECK(become(6) == 0);
 				CHILD_ERRNO(EPERM, hg_set_devices(d,
-					HGROUP_DEV_POLICY_DENY, &perm_rule,
-					1, 0));
+								  HGROUP_DEV_POLICY_DENY,
+								  &perm_rule, 1, 0));
 				CHILD_CHECK(devices_are(d,
-					HGROUP_DEV_POLICY_ALLOW, NULL, 0) == 0);
+							HGROUP_DEV_POLICY_ALLOW,
+							NULL, 0) == 0);
 				_exit(0);
 			}
 			CHILD_CHECK(hg_wait_exit_timeout(e, HG_CHILD_MS) == 0);
@@ -2720,7 +2756,8 @@ TEST_F_TIMEOUT(hg, perm_userns_cap_sys_admin, 90)
 						   NULL, 0, 0) == 0);
 			/* Its own group is r's, root's, outside. */
 			CHILD_ERRNO(EPERM, hg_set_devices(0,
-				HGROUP_DEV_POLICY_DENY, &perm_rule, 1, 0));
+							  HGROUP_DEV_POLICY_DENY,
+							  &perm_rule, 1, 0));
 			kill(d, SIGKILL);
 			_exit(0);
 		}
@@ -2741,6 +2778,98 @@ TEST_F_TIMEOUT(hg, perm_userns_cap_sys_admin, 90)
 	hg_set_step(shm, 1);
 	rc = hg_wait_exit_timeout(r, HG_CHILD_MS);
 	ASSERT_EQ(0, rc);
+}
+
+/* The restriction object counts of debugfs hgroup/objects. */
+static int read_restrict_objects(long *sets, long *devs)
+{
+	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
+	char key[16];
+	int found = 0;
+	long v;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%15s %ld", key, &v) == 2) {
+		if (!strcmp(key, "sets")) {
+			*sets = v;
+			found |= 1;
+		} else if (!strcmp(key, "devs")) {
+			*devs = v;
+			found |= 2;
+		}
+	}
+	fclose(f);
+	return found == 3 ? 0 : -1;
+}
+
+static int restrict_objects_are(long sets, long devs)
+{
+	long s = -1, d = -1;
+
+	return !read_restrict_objects(&s, &d) && s == sets && d == devs;
+}
+
+/*
+ * Every CPU set, node set and device list is freed once no group uses it:
+ * sets replaced 50 times over, shared with groups made by setsid().
+ */
+TEST_F_TIMEOUT(hg, restriction_objects_freed, 180)
+{
+	unsigned long all = hg_possible_cpus();
+	long s0, d0, s1, d1;
+	int i, mems, done[2];
+	pid_t a;
+	char c;
+
+	ASSERT_EQ(0, read_restrict_objects(&s0, &d0));
+	ASSERT_EQ(0, pipe(done));
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		close(done[0]);
+		CHILD_CHECK(setsid() == getpid());
+		for (i = 0; i < 10; i++) {
+			pid_t k = fork();
+
+			CHILD_CHECK(k >= 0);
+			if (k == 0) {
+				hg_sleep_ms(50 * i);
+				CHILD_CHECK(setsid() == getpid());
+				hg_sleep_ms(500);
+				_exit(0);
+			}
+		}
+		while (wait(NULL) > 0)
+			;
+		CHILD_CHECK(write(done[1], "x", 1) == 1);
+		for (;;)
+			pause();
+	}
+	close(done[1]);
+	ASSERT_TRUE(HG_POLL(getpgid(a) == a, HG_SETTLE_MS));
+	mems = hg_set_mask(a, HGROUP_ATTR_MEMS, 1UL, 0) == 0;
+	for (i = 0; i < 50; i++) {
+		ASSERT_EQ(0, hg_set_cpus(a, i & 1 ? all : 1UL, 0));
+		ASSERT_EQ(0, hg_set_devices(a, HGROUP_DEV_POLICY_DENY,
+					    &perm_rule, 1, 0));
+		if (mems)
+			ASSERT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS,
+						 i & 1 ? 3UL : 1UL, 0));
+		hg_sleep_ms(10);
+	}
+	ASSERT_EQ(0, read_restrict_objects(&s1, &d1));
+	EXPECT_LE(s0 + 1, s1);
+	EXPECT_LE(d0 + 1, d1);
+	/* Every group made from a's has gone and been reaped. */
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	EXPECT_TRUE(HG_POLL(restrict_objects_are(s0, d0), HG_SETTLE_MS)) {
+		read_restrict_objects(&s1, &d1);
+		TH_LOG("sets %ld (want %ld), devs %ld (want %ld)",
+		       s1, s0, d1, d0);
+	}
 }
 
 TEST_HARNESS_MAIN
