@@ -223,7 +223,11 @@ echo "  PATCHSET $out"
 fail=0
 for p in "$out"/0*.patch; do
 	[ "$p" = "$cover" ] && continue
-	res=$(./scripts/checkpatch.pl --strict -q "$p" 2>&1 || true)
+	# hgctl is user space, where ENOSYS is what a kernel without the
+	# calls returns: checkpatch's rule for kernel code does not apply.
+	ignore=
+	case $p in *tools-hgroup-*) ignore="--ignore ENOSYS" ;; esac
+	res=$(./scripts/checkpatch.pl --strict -q $ignore "$p" 2>&1 || true)
 	if [ -n "$res" ]; then
 		echo "checkpatch: $(basename "$p"):"
 		echo "$res" | sed 's/^/    /'

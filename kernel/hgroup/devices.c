@@ -156,6 +156,8 @@ static bool hgroup_devs_allow_all(const struct hgroup_devs *d)
  * Conservative, like the cgroup v1 controller: each rule is compared with
  * single rules of the other list, so a rule covered only by the union of
  * several counts as not covered.
+ *
+ * Return: true if every access @a allows, @b allows too.
  */
 bool hgroup_devs_subset(const struct hgroup_devs *a,
 			const struct hgroup_devs *b)

@@ -57,6 +57,12 @@
 static long read_domain(const char *status);
 
 /*
+ * The errno of a kernel without hgroups: that of a system call it does
+ * not have.
+ */
+#define ENOHGROUPS	ENOSYS
+
+/*
  * The numbers 463 to 466 belong to other calls (setxattrat() ...) in
  * kernels from 6.13 on: issue none without the hgroups' Domain: line in
  * /proc, unless there is no /proc to tell.  Unused arguments are 0.
@@ -69,7 +75,7 @@ static long hg_syscall(long nr, long a, long b, long c, long d, long e)
 		present = read_domain("/proc/self/status") >= 0 ||
 			  access("/proc/self/status", R_OK);
 	if (!present) {
-		errno = ENOSYS;
+		errno = ENOHGROUPS;
 		return -1;
 	}
 	return syscall(nr, a, b, c, d, e, 0L);
@@ -110,7 +116,7 @@ static const struct {
 	ERRNAME(EPERM), ERRNAME(ENOENT), ERRNAME(ESRCH), ERRNAME(EINTR),
 	ERRNAME(ENOEXEC), ERRNAME(E2BIG), ERRNAME(ECHILD), ERRNAME(EAGAIN),
 	ERRNAME(ENOMEM), ERRNAME(EACCES), ERRNAME(EFAULT), ERRNAME(EBUSY),
-	ERRNAME(EINVAL), ERRNAME(ENOSPC), ERRNAME(ENOSYS),
+	ERRNAME(EINVAL), ERRNAME(ENOSPC), { ENOHGROUPS, "ENOSYS" },
 	ERRNAME(EOPNOTSUPP), ERRNAME(ETIMEDOUT),
 };
 
@@ -129,14 +135,14 @@ static const struct hint attr_hints[] = {
 	  "would lift beyond what the caller's group or a group above allows" },
 	{ ENOSPC, "device rule buffer too small" },
 	{ EOPNOTSUPP, "not supported by this kernel" },
-	{ ENOSYS, "kernel without hgroups" },
+	{ ENOHGROUPS, "kernel without hgroups" },
 	{ 0, NULL }
 };
 
 static const struct hint domain_hints[] = {
 	{ EPERM, "not in domain 0 of its PID namespace" },
 	{ EBUSY, "another process is in the session or process group" },
-	{ ENOSYS, "kernel without hgroups" },
+	{ ENOHGROUPS, "kernel without hgroups" },
 	{ 0, NULL }
 };
 
@@ -453,8 +459,10 @@ static int read_attr(pid_t pgid, unsigned int attr, struct reading *r)
 	unsigned int flags = 0;
 
 	memset(&r->v, 0, sizeof(r->v));
-	if (!pgid)
-		return ESRCH;
+	if (!pgid) {
+		errno = ESRCH;
+		return errno;
+	}
 	if (attr == HGROUP_ATTR_CPUS || attr == HGROUP_ATTR_MEMS) {
 		r->v.mask.mask = (uintptr_t)r->mask.bits;
 		r->v.mask.mask_size = sizeof(r->mask.bits);
@@ -936,7 +944,7 @@ static int cmd_show(int argc, char **argv, struct opts *o)
 			show_domain(&s, &s.doms[i], &note);
 	fflush(stdout);
 	if (s.no_domain)
-		report_text(ENOSYS, "no Domain: line in /proc/PID/status",
+		report_text(ENOHGROUPS, "no Domain: line in /proc/PID/status",
 			    "show: domains shown as ?");
 	if (note)
 		report(attr_hints, note, "show: attributes shown as ?");
