@@ -45,28 +45,16 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 static int cg_setup(void)
 {
 	mkdir(CG, 0755);
 	if (access(CG "/cgroup.controllers", F_OK) &&
 	    mount("none", CG, "cgroup2", 0, NULL))
 		return -1;
-	if (write_file(CG "/cgroup.subtree_control", "+cpuset +pids"))
+	if (hg_write_file(CG "/cgroup.subtree_control", "+cpuset +pids"))
 		return -1;
 	mkdir(CG "/hgbench", 0755);
-	return write_file(CG "/hgbench/pids.max", "1000000");
+	return hg_write_file(CG "/hgbench/pids.max", "1000000");
 }
 
 /* The threads of the pushed group, shared with the parent. */
@@ -140,11 +128,11 @@ static double push_cgroup(const char *cpus, unsigned long mask,
 {
 	double t0 = now(), dt;
 
-	if (write_file(CG "/hgbench/cpuset.cpus", cpus))
+	if (hg_write_file(CG "/hgbench/cpuset.cpus", cpus))
 		die("cpuset.cpus");
 	wait_affinity(mask);
 	dt = now() - t0;
-	if (write_file(CG "/hgbench/cpuset.cpus", all_cpus))
+	if (hg_write_file(CG "/hgbench/cpuset.cpus", all_cpus))
 		die("cpuset.cpus");
 	wait_affinity(all);
 	return dt;
@@ -173,7 +161,7 @@ static int run_push(int threads, long reps)
 		if (setsid() < 0)
 			die("setsid");
 		snprintf(self, sizeof(self), "%d", getpid());
-		if (write_file(CG "/hgbench/cgroup.procs", self))
+		if (hg_write_file(CG "/hgbench/cgroup.procs", self))
 			die("cgroup.procs");
 		for (i = 0; i < threads; i++)
 			if (pthread_create(&t, NULL, sleeper, (void *)i))
@@ -234,7 +222,7 @@ static double fork_in(int where, long n)
 						       HGROUP_SCOPE_DOMAIN)))
 			_exit(1);
 		if (where == 2 &&
-		    write_file(CG "/hgbench/cgroup.procs", self))
+		    hg_write_file(CG "/hgbench/cgroup.procs", self))
 			_exit(1);
 		dt = loop_fork(n);
 		if (write(p[1], &dt, sizeof(dt)) != sizeof(dt))

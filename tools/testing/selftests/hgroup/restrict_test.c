@@ -2608,18 +2608,6 @@ TEST_F_TIMEOUT(hg, perm_uid_matrix, 90)
 	ASSERT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 /*
  * uid 1000 makes a user and a PID namespace; the namespace's root (uid 0
  * inside, kuid 1000 outside) changes a group made inside by one of its
@@ -2644,9 +2632,9 @@ TEST_F_TIMEOUT(hg, perm_userns_owner, 90)
 		CHILD_CHECK(prctl(PR_SET_DUMPABLE, 1) == 0);
 		if (unshare(CLONE_NEWUSER | CLONE_NEWPID))
 			_exit(4);
-		CHILD_CHECK(write_file("/proc/self/uid_map", "0 1000 1") == 0);
-		CHILD_CHECK(write_file("/proc/self/setgroups", "deny") == 0);
-		CHILD_CHECK(write_file("/proc/self/gid_map", "0 1000 1") == 0);
+		CHILD_CHECK(hg_write_file("/proc/self/uid_map", "0 1000 1") == 0);
+		CHILD_CHECK(hg_write_file("/proc/self/setgroups", "deny") == 0);
+		CHILD_CHECK(hg_write_file("/proc/self/gid_map", "0 1000 1") == 0);
 		init = fork();
 		CHILD_CHECK(init >= 0);
 		if (init == 0) {
@@ -2772,9 +2760,9 @@ TEST_F_TIMEOUT(hg, perm_userns_cap_sys_admin, 90)
 		ASSERT_EQ(0, rc);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", r);
-	ASSERT_EQ(0, write_file(path, "0 100000 1000"));
+	ASSERT_EQ(0, hg_write_file(path, "0 100000 1000"));
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", r);
-	ASSERT_EQ(0, write_file(path, "0 100000 1000"));
+	ASSERT_EQ(0, hg_write_file(path, "0 100000 1000"));
 	hg_set_step(shm, 1);
 	rc = hg_wait_exit_timeout(r, HG_CHILD_MS);
 	ASSERT_EQ(0, rc);
