@@ -21,6 +21,13 @@ static void hgroup_devs_free_rcu(struct rcu_head *head)
 	atomic_long_dec(&hgroup_nr_devs);
 }
 
+struct hgroup_devs *hgroup_devs_get(struct hgroup_devs *devs)
+{
+	if (devs)
+		refcount_inc(&devs->usage);
+	return devs;
+}
+
 void hgroup_devs_put(struct hgroup_devs *devs)
 {
 	if (devs && refcount_dec_and_test(&devs->usage))

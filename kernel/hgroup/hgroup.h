@@ -195,6 +195,7 @@ bool hgroup_devs_subset(const struct hgroup_devs *a,
 			const struct hgroup_devs *b);
 int hgroup_devs_to_user(const struct hgroup_devs *devs,
 			struct hgroup_devices *d);
+struct hgroup_devs *hgroup_devs_get(struct hgroup_devs *devs);
 void hgroup_devs_put(struct hgroup_devs *devs);
 
 /* propagate.c */

@@ -69,9 +69,7 @@ void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 {
 	RCU_INIT_POINTER(hg->cpus, hgroup_set_get(hgroup_deref(from->cpus)));
 	RCU_INIT_POINTER(hg->mems, hgroup_set_get(hgroup_deref(from->mems)));
-	RCU_INIT_POINTER(hg->devs, hgroup_deref(from->devs));
-	if (hg->devs)
-		refcount_inc(&rcu_dereference_raw(hg->devs)->usage);
+	RCU_INIT_POINTER(hg->devs, hgroup_devs_get(hgroup_deref(from->devs)));
 	hg->freeze = from->freeze;
 	hg->push_gen = from->push_gen;
 	hg->visit = 0;
@@ -189,9 +187,7 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 		break;
 	case HGROUP_ATTR_DEVICES:
 		devs = hgroup_deref(hg->devs);
-		if (c->devs)
-			refcount_inc(&c->devs->usage);
-		rcu_assign_pointer(hg->devs, c->devs);
+		rcu_assign_pointer(hg->devs, hgroup_devs_get(c->devs));
 		hgroup_devs_put(devs);
 		break;
 	case HGROUP_ATTR_FREEZE:
@@ -363,9 +359,7 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		set = hgroup_set_get(hgroup_set_of(hg, attr));
 		break;
 	case HGROUP_ATTR_DEVICES:
-		devs = hgroup_deref(hg->devs);
-		if (devs)
-			refcount_inc(&devs->usage);
+		devs = hgroup_devs_get(hgroup_deref(hg->devs));
 		break;
 	case HGROUP_ATTR_FREEZE:
 		fz->flags = hg->freeze;

@@ -20,14 +20,6 @@
 
 #include "hgroup_util.h"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* fork + exec "@prog /bin/echo hi" with stdout on /dev/null. */
 static int run_echo(const char *prog, int devnull)
 {
@@ -45,34 +37,13 @@ static int run_echo(const char *prog, int devnull)
 
 static double loop_exec(const char *prog, long n, int devnull)
 {
-	double t0 = now();
+	double t0 = hg_seconds();
 	long i;
 
 	for (i = 0; i < n; i++)
 		if (run_echo(prog, devnull))
 			return -1;
-	return now() - t0;
-}
-
-static double loop_fork(long n, int new_pgrp)
-{
-	double t0 = now();
-	long i;
-
-	for (i = 0; i < n; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -1;
-		if (pid == 0) {
-			if (new_pgrp && setpgid(0, 0))
-				_exit(1);
-			_exit(0);
-		}
-		if (wait_exit(pid))
-			return -1;
-	}
-	return now() - t0;
+	return hg_seconds() - t0;
 }
 
 int main(int argc, char **argv)
@@ -93,8 +64,8 @@ int main(int argc, char **argv)
 	for (r = 0; r < reps; r++) {
 		printf("bench setsid %ld %.4f\n", r, loop_exec("/bin/setsid", n, devnull));
 		printf("bench env %ld %.4f\n", r, loop_exec("/bin/env", n, devnull));
-		printf("bench setpgid %ld %.4f\n", r, loop_fork(n, 1));
-		printf("bench fork %ld %.4f\n", r, loop_fork(n, 0));
+		printf("bench setpgid %ld %.4f\n", r, hg_fork_loop(n, 1));
+		printf("bench fork %ld %.4f\n", r, hg_fork_loop(n, 0));
 		fflush(stdout);
 	}
 	return 0;

@@ -37,14 +37,6 @@ static void die(const char *what)
 	exit(1);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int cg_setup(void)
 {
 	mkdir(CG, 0755);
@@ -111,12 +103,12 @@ static void wait_affinity(unsigned long mask)
 
 static double push_hgroup(unsigned long mask, unsigned long all)
 {
-	double t0 = now(), dt;
+	double t0 = hg_seconds(), dt;
 
 	if (set_cpus(mask))
 		die("hgroup_set_attr");
 	wait_affinity(mask);
-	dt = now() - t0;
+	dt = hg_seconds() - t0;
 	if (set_cpus(all))
 		die("hgroup_set_attr");
 	wait_affinity(all);
@@ -126,12 +118,12 @@ static double push_hgroup(unsigned long mask, unsigned long all)
 static double push_cgroup(const char *cpus, unsigned long mask,
 			  const char *all_cpus, unsigned long all)
 {
-	double t0 = now(), dt;
+	double t0 = hg_seconds(), dt;
 
 	if (hg_write_file(CG "/hgbench/cpuset.cpus", cpus))
 		die("cpuset.cpus");
 	wait_affinity(mask);
-	dt = now() - t0;
+	dt = hg_seconds() - t0;
 	if (hg_write_file(CG "/hgbench/cpuset.cpus", all_cpus))
 		die("cpuset.cpus");
 	wait_affinity(all);
@@ -183,24 +175,6 @@ static int run_push(int threads, long reps)
 	return wait_exit(target) == 128 + SIGKILL ? 0 : 1;
 }
 
-static double loop_fork(long n)
-{
-	double t0 = now();
-	long i;
-
-	for (i = 0; i < n; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -1;
-		if (pid == 0)
-			_exit(0);
-		if (wait_exit(pid))
-			return -1;
-	}
-	return now() - t0;
-}
-
 /* One fork loop in a child: 0 plain, 1 in a limited domain, 2 in pids. */
 static double fork_in(int where, long n)
 {
@@ -224,7 +198,7 @@ static double fork_in(int where, long n)
 		if (where == 2 &&
 		    hg_write_file(CG "/hgbench/cgroup.procs", self))
 			_exit(1);
-		dt = loop_fork(n);
+		dt = hg_fork_loop(n, 0);
 		if (write(p[1], &dt, sizeof(dt)) != sizeof(dt))
 			_exit(1);
 		_exit(0);

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef __NR_set_domainid
@@ -92,6 +93,40 @@ static inline int hg_write_file(const char *path, const char *s)
 	n = write(fd, s, strlen(s));
 	close(fd);
 	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Monotonic time in seconds, for the benchmarks. */
+static inline double hg_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * @n x fork and reap a child that exits at once (after setpgid(0, 0) if
+ * @new_pgrp): seconds taken, or -1.
+ */
+static inline double hg_fork_loop(long n, int new_pgrp)
+{
+	double t0 = hg_seconds();
+	long i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			if (new_pgrp && setpgid(0, 0))
+				_exit(1);
+			_exit(0);
+		}
+		if (wait_exit(pid))
+			return -1;
+	}
+	return hg_seconds() - t0;
 }
 
 /* setsid() then set_domainid(0): the usual way to start a domain. */
