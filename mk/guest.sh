@@ -35,7 +35,11 @@ cp "$repo"/mk/guest/run-* "$root/hg/"
 for t in $(make -s -C "$tree/tools/testing/selftests/hgroup" \
 		OUTPUT="$out/tests" KHDR_INCLUDES="-isystem $obj/usr/include" \
 		LDFLAGS=-static -f Makefile -f "$repo/mk/print-progs.mk" print-progs); do
-	basename "$t" >> "$root/hg/tests/list"
+	t=$(basename "$t")
+	# HG_TESTS="a b" runs only those suites (for development).
+	if [ -z "${HG_TESTS:-}" ] || [[ " $HG_TESTS " == *" $t "* ]]; then
+		echo "$t" >> "$root/hg/tests/list"
+	fi
 done
 # The programs and their helpers (TEST_GEN_PROGS_EXTENDED).
 find "$out/tests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/hg/tests/" \;

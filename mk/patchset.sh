@@ -84,8 +84,9 @@ msg_of 0011-cpuset-share-task-nodemask-update.patch | commit
 apply 0001-hgroup-build-glue.patch
 apply 0003-hgroup-lifecycle-hooks.patch
 apply 0007-hgroup-restriction-hooks.patch
-apply 0008-sched-setaffinity-hgroup-cpus.patch
 apply 0009-fs-hgroup-device-check.patch
+apply 0012-cpuset-narrow-task-masks-to-hgroup-sets.patch
+apply 0013-block-hgroup-device-check.patch
 cp "$repo/Kconfig" kernel/Kconfig.hgroup
 add include/linux/hgroup.h include/uapi/linux/hgroup.h \
 	$(cd "$repo" && git ls-files kernel/hgroup)
@@ -116,7 +117,7 @@ from it:
    on its way to user space; generations close the races with fork and
    setpgid(), and sched_setaffinity() intersects with the CPU set;
  - a device access list in the model of the cgroup v1 controller,
-   checked at open and mknod beside the cgroup check;
+   checked at open, mknod and bdev_permission() beside the cgroup check;
  - "freeze all", through the cgroup v2 freezer trap with its own job
    control bit, and "freeze on new process group", which makes setsid()
    and setpgid() wait killably before they take tasklist_lock;
@@ -128,8 +129,8 @@ namespace); it may tighten freely but lift only within what its own
 group and every group above the target allow.
 
 The hooks in copy_process(), __unhash_process(), de_thread(), setpgid(),
-setsid(), __sched_setaffinity(), inode_permission() and vfs_mknod() are
-single calls.  Nothing allocates or sleeps under tasklist_lock.
+setsid(), the cpuset code, inode_permission(), vfs_mknod() and
+bdev_permission() are single calls.  Nothing allocates or sleeps under tasklist_lock.
 
 debugfs hgroup/objects counts the live objects, for leak tests.
 EOF2

@@ -10,6 +10,7 @@
 #define _LINUX_HGROUP_H
 
 #include <linux/err.h>
+#include <linux/nodemask_types.h>
 #include <linux/types.h>
 
 struct cpumask;
@@ -22,6 +23,19 @@ struct task_struct;
 
 #ifdef CONFIG_HGROUP
 
+/**
+ * struct hgroup_pgrp_ctx - the hgroup side of one setpgid() or setsid()
+ * @prealloc: state for the process group the call may create.
+ * @blocker: the group whose "freeze on new process group" held the call
+ *	back, or NULL.
+ * @seq: @blocker's hgroup::unblock_seq when it did.
+ */
+struct hgroup_pgrp_ctx {
+	struct hgroup *prealloc;
+	struct hgroup *blocker;
+	unsigned int seq;
+};
+
 extern struct hgroup init_hgroup;
 
 int hgroup_can_fork(struct task_struct *p);
@@ -29,18 +43,26 @@ void hgroup_fork(struct task_struct *p);
 void hgroup_exit(struct task_struct *p, bool group_dead);
 void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader);
 
-struct hgroup *hgroup_pgrp_prepare(pid_t pid, pid_t pgid);
-void hgroup_pgrp_join(struct task_struct *p, struct hgroup **prealloc);
-void hgroup_pgrp_finish(struct hgroup *prealloc);
+int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx);
+int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
+		      struct pid *pgrp);
+void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx);
+int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err);
 
 void hgroup_proc_status(struct seq_file *m, struct pid_namespace *ns,
 			struct pid *pid, struct task_struct *p);
 
-void hgroup_cpus_allowed(struct task_struct *p, struct cpumask *mask);
+const struct cpumask *hgroup_task_cpus(struct task_struct *p);
+const nodemask_t *hgroup_task_mems(struct task_struct *p);
+bool hgroup_cpus_allowed(struct task_struct *p, struct cpumask *mask);
+bool hgroup_mems_allowed(struct task_struct *p, nodemask_t *mask);
 int hgroup_inode_permission(struct inode *inode, int mask);
 int hgroup_inode_mknod(int mode, dev_t dev);
+int hgroup_bdev_permission(dev_t dev, bool read, bool write);
 
 #else /* !CONFIG_HGROUP */
+
+struct hgroup_pgrp_ctx { };
 
 static inline int hgroup_can_fork(struct task_struct *p)
 {
@@ -52,21 +74,50 @@ static inline void hgroup_exit(struct task_struct *p, bool group_dead) { }
 static inline void hgroup_exec(struct task_struct *old_leader,
 			       struct task_struct *new_leader) { }
 
-static inline struct hgroup *hgroup_pgrp_prepare(pid_t pid, pid_t pgid)
+static inline int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx)
 {
-	return NULL;
+	return 0;
+}
+
+static inline int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx,
+				    struct task_struct *p, struct pid *pgrp)
+{
+	return 0;
 }
 
 static inline void hgroup_pgrp_join(struct task_struct *p,
-				    struct hgroup **prealloc) { }
-static inline void hgroup_pgrp_finish(struct hgroup *prealloc) { }
+				    struct hgroup_pgrp_ctx *ctx) { }
+
+static inline int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err)
+{
+	return err;
+}
 
 static inline void hgroup_proc_status(struct seq_file *m,
 				      struct pid_namespace *ns,
 				      struct pid *pid, struct task_struct *p) { }
 
-static inline void hgroup_cpus_allowed(struct task_struct *p,
-				       struct cpumask *mask) { }
+static inline const struct cpumask *hgroup_task_cpus(struct task_struct *p)
+{
+	return NULL;
+}
+
+static inline const nodemask_t *hgroup_task_mems(struct task_struct *p)
+{
+	return NULL;
+}
+
+static inline bool hgroup_cpus_allowed(struct task_struct *p,
+				       struct cpumask *mask)
+{
+	return true;
+}
+
+static inline bool hgroup_mems_allowed(struct task_struct *p,
+				       nodemask_t *mask)
+{
+	return true;
+}
 
 static inline int hgroup_inode_permission(struct inode *inode, int mask)
 {
@@ -74,6 +125,11 @@ static inline int hgroup_inode_permission(struct inode *inode, int mask)
 }
 
 static inline int hgroup_inode_mknod(int mode, dev_t dev)
+{
+	return 0;
+}
+
+static inline int hgroup_bdev_permission(dev_t dev, bool read, bool write)
 {
 	return 0;
 }

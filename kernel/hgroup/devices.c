@@ -3,9 +3,9 @@
  * hgroups: the device access list.
  *
  * The model is that of the cgroup v1 devices controller: a default
- * policy (allow or deny) and a list of exceptions.  Opening a device node
- * and creating one with mknod() are checked beside the cgroup device
- * check; both must allow.
+ * policy (allow or deny) and a list of exceptions.  Opening a device node,
+ * creating one with mknod() and opening a block device by number are
+ * checked beside each cgroup device check; both must allow.
  */
 
 #include <linux/fs.h>
@@ -278,4 +278,23 @@ int hgroup_inode_mknod(int mode, dev_t dev)
 		return 0;
 	return hgroup_dev_check(type, MAJOR(dev), MINOR(dev),
 				HGROUP_DEV_MKNOD);
+}
+
+/**
+ * hgroup_bdev_permission - may the caller open this block device?
+ * @dev: the device number.
+ * @read: it is opened for reading.
+ * @write: it is opened for writing.
+ *
+ * Called from bdev_permission() right after the cgroup device check, so
+ * that block devices opened by number (mount, swapon, device mapper)
+ * are checked as those opened through a device node are.
+ *
+ * Return: 0, or -EPERM if the caller's process group denies the access.
+ */
+int hgroup_bdev_permission(dev_t dev, bool read, bool write)
+{
+	return hgroup_dev_check(HGROUP_DEV_BLOCK, MAJOR(dev), MINOR(dev),
+				(read ? HGROUP_DEV_READ : 0) |
+				(write ? HGROUP_DEV_WRITE : 0));
 }

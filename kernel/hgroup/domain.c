@@ -51,16 +51,19 @@ static bool hgroup_alone(struct pid *pid, enum pid_type type,
  * pid and its leader process group is the caller's process group.
  *
  * Return: the new domain's id as seen from the caller's PID namespace;
- * -EPERM if the caller is not in domain 0 of its PID namespace; -EBUSY if
- * another process (a zombie too) shares its session or process group;
- * -ENOMEM.
+ * -EPERM if the caller is not in domain 0 of its PID namespace or its
+ * process group leads a domain already; -EBUSY if another process (a
+ * zombie too) shares its session or process group; -ENOMEM.  While the
+ * caller's group has %HGROUP_FREEZE_NEW_PGRP, waits (killably) and is
+ * restarted, as setsid() is.
  */
 long hgroup_domain_create(void)
 {
 	struct task_struct *leader = current->group_leader;
 	struct pid *pid = task_pid(leader);
+	struct hgroup *old, *blocker = NULL;
 	struct hgroup_leader *new;
-	struct hgroup *old;
+	unsigned int seq;
 	long ret;
 
 	new = kmem_cache_alloc(hgroup_leader_cachep, GFP_KERNEL_ACCOUNT);
@@ -75,14 +78,30 @@ long hgroup_domain_create(void)
 	if (!hgroup_alone(task_session(leader), PIDTYPE_SID, leader) ||
 	    !hgroup_alone(task_pgrp(leader), PIDTYPE_PGID, leader))
 		goto out;
+	/*
+	 * Nor from a group that leads a domain already: a domain whose
+	 * creator is outside the namespace reads as 0 there, and a new
+	 * state object for the group would leave its old one bound to the
+	 * outer domain, reaching the group's processes from there.
+	 */
+	ret = -EPERM;
+	old = task_hgroup_locked(leader);
+	if (hgroup_is_leader(old))
+		goto out;
+	/* A new leader state is a new group, as far as hgctl apply knows. */
+	if (hgroup_blocks_new(old)) {
+		ret = hgroup_block_new(old, &blocker, &seq);
+		goto out;
+	}
 
 	/*
 	 * The caller is alone in its process group, so giving the group a
 	 * fresh state object, now the leader of the new domain, is
 	 * invisible to anyone else.
 	 */
-	old = task_hgroup_locked(leader);
 	hgroup_init_state(&new->hg, task_pgrp(leader), old);
+	/* Whoever could change the group still can, and only they. */
+	new->hg.owner = old->owner;
 	new->hg.domain = &new->domain;
 	new->domain.leader = &new->hg;
 	new->domain.id = get_pid(pid);
@@ -100,6 +119,10 @@ out:
 	write_unlock_irq(&tasklist_lock);
 	if (new)
 		kmem_cache_free(hgroup_leader_cachep, new);
+	if (blocker) {
+		ret = hgroup_wait_unblocked(blocker, seq) ?: restart_syscall();
+		hgroup_put(blocker);
+	}
 	return ret;
 }
 

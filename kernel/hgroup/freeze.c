@@ -16,21 +16,24 @@
  * state is computed when read, so fork, exit and setpgid() need no
  * counters.
  *
- * "Freeze on new process group" makes setsid() and the setpgid() calls
- * that create a group wait, killably, before they take tasklist_lock.  A
- * per-CPU rwsem, read-held from that check until the call is done, lets
- * the setting wait for calls already past it: when hgroup_set_attr()
- * returns, no group is being created from a group with the setting.
+ * "Freeze on new process group" holds back setsid(), set_domainid() and
+ * the setpgid() calls that would create a group.  They check it with
+ * tasklist_lock held for writing, where they would make the group, and
+ * the setting is changed with tasklist_lock held, so once
+ * hgroup_set_attr() has set it no group is made from the group any more.
+ * A call held back drops the lock, waits on a hashed wait queue of the
+ * group that held it (killably, and freezably, so a group that is also
+ * frozen reads frozen) until the setting is lifted or a member leaves the
+ * group, and is then restarted from scratch: nothing is looked up outside
+ * the lock, and a call for a process that exited or moved meanwhile gets
+ * the answer it would get now.
  */
 
-#include <linux/percpu-rwsem.h>
+#include <linux/freezer.h>
 #include <linux/sched/jobctl.h>
-#include <linux/wait.h>
+#include <linux/wait_bit.h>
 
 #include "hgroup.h"
-
-DEFINE_STATIC_PERCPU_RWSEM(hgroup_pgrp_rwsem);
-static DECLARE_WAIT_QUEUE_HEAD(hgroup_freeze_wq);
 
 /**
  * hgroup_freeze_task - ask a thread to enter or leave the freezer trap
@@ -53,6 +56,15 @@ void hgroup_freeze_task(struct task_struct *t, bool freeze)
 	unlock_task_sighand(t, &flags);
 }
 
+/* Let the calls @hg holds back try again. */
+static void hgroup_unblock(struct hgroup *hg)
+{
+	WRITE_ONCE(hg->unblock_seq, hg->unblock_seq + 1);
+	/* Pairs with the barrier in set_current_state() of the waiter. */
+	smp_mb();
+	wake_up_var(&hg->unblock_seq);
+}
+
 /**
  * hgroup_freeze_set - change the freeze setting of a group
  * @hg: the group.
@@ -71,7 +83,7 @@ void hgroup_freeze_set(struct hgroup *hg, unsigned int flags)
 		     t = hgroup_next_task(hg, t))
 			hgroup_freeze_task(t, flags & HGROUP_FREEZE_ALL);
 	if (old & ~flags & HGROUP_FREEZE_NEW_PGRP)
-		wake_up_all(&hgroup_freeze_wq);
+		hgroup_unblock(hg);
 }
 
 static bool hgroup_task_frozen(struct task_struct *t)
@@ -106,57 +118,47 @@ bool hgroup_frozen(struct hgroup *hg)
 	return true;
 }
 
-void hgroup_freeze_new_lock(void)
+/**
+ * hgroup_blocks_new - may no process group be made from this one now?
+ * @hg: the group.
+ *
+ * Return: true while @hg has %HGROUP_FREEZE_NEW_PGRP.
+ */
+bool hgroup_blocks_new(const struct hgroup *hg)
 {
-	percpu_down_write(&hgroup_pgrp_rwsem);
-}
-
-void hgroup_freeze_new_unlock(void)
-{
-	percpu_up_write(&hgroup_pgrp_rwsem);
-}
-
-static bool hgroup_blocks_new(pid_t pid)
-{
-	struct task_struct *t;
-	const struct hgroup *hg;
-	bool ret;
-
-	rcu_read_lock();
-	ret = READ_ONCE(task_hgroup(current)->freeze) & HGROUP_FREEZE_NEW_PGRP;
-	t = pid && !ret ? find_task_by_vpid(pid) : NULL;
-	hg = t ? task_hgroup(t) : NULL;
-	if (hg)
-		ret = READ_ONCE(hg->freeze) & HGROUP_FREEZE_NEW_PGRP;
-	rcu_read_unlock();
-	return ret;
+	return READ_ONCE(hg->freeze) & HGROUP_FREEZE_NEW_PGRP;
 }
 
 /**
- * hgroup_freeze_new_wait - wait while a new process group may not be made
- * @pid: the process setpgid() moves, 0 for setsid() by the caller.
- * @pgid: the group it moves it to; equal to @pid if it creates one.
+ * hgroup_member_left - a member has left a group
+ * @hg: the group.
  *
- * Waits while the caller's group, or that of the process @pid, has
- * HGROUP_FREEZE_NEW_PGRP.  On success the caller holds off that setting
- * until hgroup_freeze_new_done().
- *
- * Return: 0, or -EINTR if a fatal signal came.
+ * Called with tasklist_lock held for writing.  A call held back by @hg
+ * may have been for that member, so it tries again; costs nothing for a
+ * group without %HGROUP_FREEZE_NEW_PGRP.
  */
-int hgroup_freeze_new_wait(pid_t pid, pid_t pgid)
+void hgroup_member_left(struct hgroup *hg)
 {
-	for (;;) {
-		percpu_down_read(&hgroup_pgrp_rwsem);
-		if (pid != pgid || !hgroup_blocks_new(pid))
-			return 0;
-		percpu_up_read(&hgroup_pgrp_rwsem);
-		if (wait_event_killable(hgroup_freeze_wq,
-					!hgroup_blocks_new(pid)))
-			return -EINTR;
-	}
+	if (hgroup_blocks_new(hg))
+		hgroup_unblock(hg);
 }
 
-void hgroup_freeze_new_done(void)
+/**
+ * hgroup_wait_unblocked - wait until a held-back call may try again
+ * @hg: the group that held it back (a reference is held).
+ * @seq: @hg's hgroup::unblock_seq when it did.
+ *
+ * Sleeps killably and freezably, outside any lock.
+ *
+ * Return: 0 when the call may be tried again, -EINTR on a fatal signal.
+ */
+int hgroup_wait_unblocked(struct hgroup *hg, unsigned int seq)
 {
-	percpu_up_read(&hgroup_pgrp_rwsem);
+	int ret;
+
+	ret = ___wait_var_event(&hg->unblock_seq,
+				READ_ONCE(hg->unblock_seq) != seq,
+				(TASK_KILLABLE | TASK_FREEZABLE), 0, 0,
+				schedule());
+	return ret ? -EINTR : 0;
 }

@@ -91,6 +91,10 @@ struct hgroup_devs {
  * @mems: allowed memory nodes; NULL for all.
  * @devs: device access list; NULL for no restriction.
  * @freeze: HGROUP_FREEZE_* flags.
+ * @unblock_seq: counts the events that may let a group creation held
+ *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
+ *	gone; tasklist_lock held for writing, or for reading together with
+ *	hgroup_attr_mutex.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
  *	whose task_struct::hgroup_gen differs has yet to apply them.
  * @visit: marks the group during one walk over a domain.
@@ -106,6 +110,7 @@ struct hgroup {
 	struct hgroup_set __rcu *mems;
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
+	unsigned int unblock_seq;
 	u64 push_gen;
 	u64 visit;
 	struct rcu_head rcu;
@@ -188,6 +193,7 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		     unsigned int flags);
 long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		     unsigned int flags);
+int hgroup_may_join(struct hgroup *from, struct hgroup *to);
 
 /* devices.c */
 struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d);
@@ -210,10 +216,11 @@ void hgroup_moved(struct task_struct *p, const struct hgroup *from,
 void hgroup_freeze_set(struct hgroup *hg, unsigned int flags);
 bool hgroup_frozen(struct hgroup *hg);
 void hgroup_freeze_task(struct task_struct *t, bool freeze);
-void hgroup_freeze_new_lock(void);
-void hgroup_freeze_new_unlock(void);
-int hgroup_freeze_new_wait(pid_t pid, pid_t pgid);
-void hgroup_freeze_new_done(void);
+bool hgroup_blocks_new(const struct hgroup *hg);
+int hgroup_block_new(struct hgroup *hg, struct hgroup **blocker,
+		     unsigned int *seq);
+void hgroup_member_left(struct hgroup *hg);
+int hgroup_wait_unblocked(struct hgroup *hg, unsigned int seq);
 
 /* sets.c */
 void hgroup_set_put(struct hgroup_set *set);
@@ -225,6 +232,8 @@ int hgroup_set_to_user(unsigned int attr, const struct hgroup_set *set,
 bool hgroup_set_allows(unsigned int attr, const struct hgroup_set *new,
 		       const struct hgroup_set *cur,
 		       const struct hgroup_set *limit);
+bool hgroup_set_fits(unsigned int attr, const struct hgroup_set *set,
+		     struct hgroup *hg);
 void hgroup_apply_sets(void);
 
 /* tasks.c */

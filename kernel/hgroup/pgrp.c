@@ -4,9 +4,11 @@
  *
  * A process group comes into being only in setpgid() and setsid(), and a
  * fork always joins its parent's group.  Those two calls allocate a state
- * object before taking tasklist_lock (hgroup_pgrp_prepare()), install it
- * under the lock if the group they move the process to has no other
- * member (hgroup_pgrp_join()), and free it afterwards if it was not needed
+ * object before taking tasklist_lock (hgroup_pgrp_prepare()), may be held
+ * back under the lock by "freeze on new process group"
+ * (hgroup_pgrp_check(), see freeze.c), install the state under the lock
+ * if the group they move the process to has no other member
+ * (hgroup_pgrp_join()), and free it afterwards if it was not needed
  * (hgroup_pgrp_finish()).  Nothing here sleeps under tasklist_lock.
  */
 
@@ -74,23 +76,30 @@ void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 }
 
 /**
- * hgroup_fork - a new process joins its parent's process group and domain
- * @p: the new process (thread-group leader), not yet running.
+ * hgroup_fork - a new task joins its creator's process group and domain
+ * @p: the new thread or process, not yet running nor visible.
  *
- * Called from copy_process() under tasklist_lock, right after @p has been
- * attached to its process group and session.
+ * Called from copy_process() under tasklist_lock, after the point where
+ * the fork can fail and after ptrace_init_task() has reset @p's job
+ * control state, so that a freeze set before or during the fork stays
+ * set.  A new process is linked to its creator's domain and takes a
+ * reference to its process group's state; every new task gets the
+ * group's restrictions.
  */
 void hgroup_fork(struct task_struct *p)
 {
 	struct hgroup *hg = task_hgroup_locked(current);
 
-	p->signal->pids[PIDTYPE_DOMAIN] = task_domain(current);
-	attach_pid(p, PIDTYPE_DOMAIN);
-	RCU_INIT_POINTER(p->signal->hgroup, hgroup_get(hg));
+	if (thread_group_leader(p)) {
+		p->signal->pids[PIDTYPE_DOMAIN] = task_domain(current);
+		attach_pid(p, PIDTYPE_DOMAIN);
+		RCU_INIT_POINTER(p->signal->hgroup, hgroup_get(hg));
+	}
+	hgroup_task_init(p, hg);
 }
 
 /**
- * hgroup_can_fork - count a new thread and give it its group's state
+ * hgroup_can_fork - count a new thread in its domain
  * @p: the new thread or process, not yet running nor visible.
  *
  * Called from copy_process() with tasklist_lock held for writing, at the
@@ -100,13 +109,7 @@ void hgroup_fork(struct task_struct *p)
  */
 int hgroup_can_fork(struct task_struct *p)
 {
-	struct hgroup *hg = task_hgroup_locked(current);
-	int ret;
-
-	ret = hgroup_tasks_charge(hg->domain, 1);
-	if (!ret)
-		hgroup_task_init(p, hg);
-	return ret;
+	return hgroup_tasks_charge(task_hgroup_locked(current)->domain, 1);
 }
 
 /**
@@ -125,6 +128,7 @@ void hgroup_exit(struct task_struct *p, bool group_dead)
 	hgroup_tasks_uncharge(hg->domain, 1);
 	if (!group_dead)
 		return;
+	hgroup_member_left(hg);
 	detach_pid(p, PIDTYPE_DOMAIN);
 	RCU_INIT_POINTER(p->signal->hgroup, NULL);
 	hgroup_put(hg);
@@ -145,32 +149,19 @@ void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader)
 
 /**
  * hgroup_pgrp_prepare - get ready for a process group that may be made
- * @pid: the process setpgid() moves (in the caller's PID namespace), or 0
- *	for setsid().
- * @pgid: the group setpgid() moves it to, or 0 for setsid().
+ * @ctx: the call's context, set up here.
  *
- * Called by setpgid() and setsid() before they take tasklist_lock.  If
- * the call creates a group (@pid == @pgid) and the caller's group or
- * @pid's has HGROUP_FREEZE_NEW_PGRP, waits until that is lifted.  Then
- * allocates the state the new group may need.
+ * Called by setpgid() and setsid() before they take tasklist_lock:
+ * allocates the state the new group may need.  hgroup_pgrp_finish() must
+ * follow if this succeeds.
  *
- * Return: the state, to pass to hgroup_pgrp_join() and then to
- * hgroup_pgrp_finish() in any case; or ERR_PTR(-EINTR) or
- * ERR_PTR(-ENOMEM), and then nothing is to be finished.
+ * Return: 0 or -ENOMEM.
  */
-struct hgroup *hgroup_pgrp_prepare(pid_t pid, pid_t pgid)
+int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx)
 {
-	struct hgroup *hg = kmem_cache_alloc(hgroup_cachep, GFP_KERNEL_ACCOUNT);
-	int ret;
-
-	if (!hg)
-		return ERR_PTR(-ENOMEM);
-	ret = hgroup_freeze_new_wait(pid, pgid);
-	if (ret) {
-		kmem_cache_free(hgroup_cachep, hg);
-		return ERR_PTR(ret);
-	}
-	return hg;
+	ctx->prealloc = kmem_cache_alloc(hgroup_cachep, GFP_KERNEL_ACCOUNT);
+	ctx->blocker = NULL;
+	return ctx->prealloc ? 0 : -ENOMEM;
 }
 
 /* Any member of @pgrp other than @p. */
@@ -187,17 +178,72 @@ static struct task_struct *hgroup_other_member(struct pid *pgrp,
 }
 
 /**
+ * hgroup_block_new - hold back a call that would make a group from @hg
+ * @hg: the group, with %HGROUP_FREEZE_NEW_PGRP.
+ * @blocker: where to keep a reference to @hg for the wait.
+ * @seq: where to note @hg's hgroup::unblock_seq.
+ *
+ * Called with tasklist_lock held for writing.
+ *
+ * Return: -EAGAIN, for the call to wait in hgroup_pgrp_finish() or
+ * hgroup_domain_create() and be restarted.
+ */
+int hgroup_block_new(struct hgroup *hg, struct hgroup **blocker,
+		     unsigned int *seq)
+{
+	*blocker = hgroup_get(hg);
+	*seq = hg->unblock_seq;
+	return -EAGAIN;
+}
+
+/**
+ * hgroup_pgrp_check - may the call make the process group it is about to?
+ * @ctx: the call's context.
+ * @p: the process moving to @pgrp.
+ * @pgrp: the process group it moves to.
+ *
+ * Called by setpgid() and setsid() with tasklist_lock held for writing,
+ * after every other check and before the move.  A move into an existing
+ * group must not shed a restriction of @p's (hgroup_may_join()).  A call
+ * that would make a group (no other process is in @pgrp) from a group
+ * with "freeze on new process group", be it @p's or the caller's, is held
+ * back.
+ *
+ * Return: 0, -EPERM for a move that would shed a restriction, or -EAGAIN
+ * to drop the lock and let hgroup_pgrp_finish() wait and restart the
+ * call.
+ */
+int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
+		      struct pid *pgrp)
+{
+	struct hgroup *hg = task_hgroup_locked(p);
+	struct hgroup *mine = task_hgroup_locked(current);
+	struct task_struct *t;
+
+	if (hg->pgrp == pgrp)
+		return 0;
+	t = hgroup_other_member(pgrp, p);
+	if (t)
+		return hgroup_may_join(hg, task_hgroup_locked(t));
+	if (hgroup_blocks_new(hg))
+		return hgroup_block_new(hg, &ctx->blocker, &ctx->seq);
+	if (hgroup_blocks_new(mine))
+		return hgroup_block_new(mine, &ctx->blocker, &ctx->seq);
+	return 0;
+}
+
+/**
  * hgroup_pgrp_join - give a process the state of its (new) process group
  * @p: a process whose process group may just have changed.
- * @prealloc: state from hgroup_pgrp_prepare(); taken (and set to NULL)
- *	when @p's group is new.
+ * @ctx: the call's context; its preallocated state is taken (and the
+ *	pointer cleared) when @p's group is new.
  *
  * Called with tasklist_lock held for writing after any change of @p's
  * process group.  If the group has other members @p shares their state;
- * otherwise the group has just come into being and gets @prealloc, set up
- * from the group @p comes from.
+ * otherwise the group has just come into being and gets the preallocated
+ * state, set up from the group @p comes from.
  */
-void hgroup_pgrp_join(struct task_struct *p, struct hgroup **prealloc)
+void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
 {
 	struct hgroup *old = task_hgroup_locked(p);
 	struct pid *pgrp = task_pgrp(p);
@@ -213,25 +259,37 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup **prealloc)
 		/* Sessions never span domains; setpgid() keeps to one. */
 		WARN_ON_ONCE(hg->domain != old->domain);
 	} else {
-		hg = *prealloc;
-		*prealloc = NULL;
+		hg = ctx->prealloc;
+		ctx->prealloc = NULL;
 		hgroup_init_state(hg, pgrp, old);
 		atomic_long_inc(&hgroup_nr_pgrps);
 	}
 	rcu_assign_pointer(p->signal->hgroup, hg);
 	hgroup_moved(p, old, hg);
+	hgroup_member_left(old);
 	hgroup_put(old);
 }
 
 /**
  * hgroup_pgrp_finish - end what hgroup_pgrp_prepare() began
- * @prealloc: the state, or NULL if hgroup_pgrp_join() took it.
+ * @ctx: the call's context.
+ * @err: what the call would return.
+ *
+ * Called by setpgid() and setsid() after they dropped tasklist_lock.  If
+ * hgroup_pgrp_check() held the call back, waits until the group that did
+ * lifts its setting or loses a member, and has the call restarted.
+ *
+ * Return: @err, or what makes the call restart, or -EINTR.
  */
-void hgroup_pgrp_finish(struct hgroup *prealloc)
+int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err)
 {
-	hgroup_freeze_new_done();
-	if (prealloc)
-		kmem_cache_free(hgroup_cachep, prealloc);
+	if (ctx->prealloc)
+		kmem_cache_free(hgroup_cachep, ctx->prealloc);
+	if (!ctx->blocker)
+		return err;
+	err = hgroup_wait_unblocked(ctx->blocker, ctx->seq);
+	hgroup_put(ctx->blocker);
+	return err ?: restart_syscall();
 }
 
 static int __init hgroup_pgrp_init(void)

@@ -92,9 +92,10 @@ void hgroup_push(struct hgroup *hg)
  * @p: the new thread, not yet running nor visible.
  * @hg: the process group it is joining.
  *
- * Called from copy_process() with tasklist_lock held for writing.  The
- * thread's affinity and job-control state were copied from its creator,
- * which may not have applied the latest change yet.
+ * Called from copy_process() with tasklist_lock held for writing, after
+ * ptrace_init_task() has cleared @p's job-control bits.  The thread's
+ * affinity was copied from its creator, which may not have applied the
+ * latest change yet.
  */
 void hgroup_task_init(struct task_struct *p, struct hgroup *hg)
 {
@@ -102,7 +103,6 @@ void hgroup_task_init(struct task_struct *p, struct hgroup *hg)
 	init_task_work(&p->hgroup_work, hgroup_work_fn);
 	if (p->hgroup_gen != hg->push_gen)
 		hgroup_kick(p);
-	p->jobctl &= ~JOBCTL_TRAP_HGROUP;
 	if (hg->freeze & HGROUP_FREEZE_ALL && !(p->flags & PF_KTHREAD)) {
 		p->jobctl |= JOBCTL_TRAP_HGROUP;
 		set_tsk_thread_flag(p, TIF_SIGPENDING);

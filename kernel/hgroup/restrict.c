@@ -10,13 +10,16 @@
  * and only then changes them: a refused call changes nothing.
  *
  * The lifting rule: a change may give a group only what the caller's own
- * group and every group above the target allow.  With the domain scope,
+ * group, every group above it and every group above the target allow.
+ * setpgid() into an existing group must not shed a restriction either
+ * (hgroup_may_join()).  With the domain scope,
  * the groups above that are in the same domain are changed in the same
  * step, so only the caller's group and the groups outside the domain limit
  * the change.
  */
 
 #include <linux/capability.h>
+#include <linux/cpuset.h>
 #include <linux/cred.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/stat.h>
@@ -41,7 +44,6 @@ struct hgroup_change {
 	struct hgroup_devs *devs;
 	unsigned int freeze;
 	u64 tasks_max;
-	u64 gen;
 	u64 visit;
 };
 
@@ -147,21 +149,69 @@ static int hgroup_may_change(const struct hgroup *hg)
 	return -EPERM;
 }
 
-static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
+/*
+ * May the caller lift @hg as @c says?  Only within what the caller's own
+ * group and every group above it allow, and every group above @hg (but
+ * for those changed in the same domain-scope step).
+ */
+static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c)
 {
 	const struct hgroup *a;
-	int ret;
 
-	ret = hgroup_may_change(hg);
-	if (ret || hgroup_allows(hg, hg, c))
-		return ret;
-	if (!hgroup_allows(task_hgroup(current), hg, c))
-		return -EACCES;
+	for (a = task_hgroup(current); a; a = a->parent)
+		if (!hgroup_allows(a, hg, c))
+			return -EACCES;
 	for (a = hg->parent; a; a = a->parent) {
 		if (c->domain_scope && a->domain == c->domain)
 			continue;
 		if (!hgroup_allows(a, hg, c))
 			return -EACCES;
+	}
+	return 0;
+}
+
+static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
+{
+	int ret;
+
+	ret = hgroup_may_change(hg);
+	if (ret)
+		return ret;
+	if ((c->attr == HGROUP_ATTR_CPUS || c->attr == HGROUP_ATTR_MEMS) &&
+	    !hgroup_set_fits(c->attr, c->set, hg))
+		return -EINVAL;
+	if (hgroup_allows(hg, hg, c))
+		return 0;
+	return hgroup_may_lift(hg, c);
+}
+
+/**
+ * hgroup_may_join - may a process move from one group into another?
+ * @from: the group it is in.
+ * @to: the existing group setpgid() moves it to.
+ *
+ * A move must not shed a restriction: @to must restrict at least as much
+ * as @from (CPUs, nodes, devices, freeze flags), or the caller must be
+ * allowed to lift @from as far as @to (see hgroup_check_one()).  Called
+ * with tasklist_lock held for writing.
+ *
+ * Return: 0 or -EPERM.
+ */
+int hgroup_may_join(struct hgroup *from, struct hgroup *to)
+{
+	struct hgroup_change c[] = {
+		{ .attr = HGROUP_ATTR_CPUS, .set = hgroup_deref(to->cpus) },
+		{ .attr = HGROUP_ATTR_MEMS, .set = hgroup_deref(to->mems) },
+		{ .attr = HGROUP_ATTR_DEVICES, .devs = hgroup_deref(to->devs) },
+		{ .attr = HGROUP_ATTR_FREEZE, .freeze = to->freeze },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		if (hgroup_allows(from, from, &c[i]))
+			continue;
+		if (hgroup_may_change(from) || hgroup_may_lift(from, &c[i]))
+			return -EPERM;
 	}
 	return 0;
 }
@@ -181,8 +231,14 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 			break;
 		rcu_assign_pointer(*slot, hgroup_set_get(c->set));
 		hgroup_set_put(set);
-		/* Pairs with the acquire in hgroup_apply_sets(). */
-		smp_store_release(&hg->push_gen, c->gen);
+		/*
+		 * A generation of its own for every group changed, also in
+		 * one domain-scope call: two groups share a generation only
+		 * when one copied its sets from the other, so that a
+		 * process moving between them needs no push.  Pairs with
+		 * the acquire in hgroup_apply_sets().
+		 */
+		smp_store_release(&hg->push_gen, ++hgroup_gen_seq);
 		hgroup_push(hg);
 		break;
 	case HGROUP_ATTR_DEVICES:
@@ -235,8 +291,10 @@ static int hgroup_tasks_set(struct hgroup_change *c)
 	if (ret)
 		return ret;
 	if (c->tasks_max > d->tasks_max) {
-		if (c->tasks_max > task_hgroup(current)->domain->tasks_max)
-			return -EACCES;
+		for (a = task_hgroup(current)->domain; a;
+		     a = hgroup_domain_parent(a))
+			if (c->tasks_max > a->tasks_max)
+				return -EACCES;
 		for (a = hgroup_domain_parent(d); a; a = hgroup_domain_parent(a))
 			if (c->tasks_max > a->tasks_max)
 				return -EACCES;
@@ -279,22 +337,19 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		.attr = attr,
 		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
 	};
+	bool sets = attr == HGROUP_ATTR_CPUS || attr == HGROUP_ATTR_MEMS;
 	struct hgroup *hg;
-	bool freeze_new;
 	long ret;
 
 	ret = hgroup_change_init(&c, kattr);
 	if (ret)
 		return ret;
+	/* Keep tasks from changing cpusets while the sets are checked. */
+	if (sets)
+		cpuset_lock();
 	ret = mutex_lock_killable(&hgroup_attr_mutex);
 	if (ret)
-		goto out_free;
-	/* Let setsid() and setpgid() calls under way finish first. */
-	freeze_new = attr == HGROUP_ATTR_FREEZE &&
-		     (c.freeze & HGROUP_FREEZE_NEW_PGRP);
-	if (freeze_new)
-		hgroup_freeze_new_lock();
-	c.gen = ++hgroup_gen_seq;
+		goto out_cpuset;
 
 	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
@@ -315,10 +370,10 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 	}
 out_unlock:
 	read_unlock(&tasklist_lock);
-	if (freeze_new)
-		hgroup_freeze_new_unlock();
 	mutex_unlock(&hgroup_attr_mutex);
-out_free:
+out_cpuset:
+	if (sets)
+		cpuset_unlock();
 	hgroup_set_put(c.set);
 	hgroup_devs_put(c.devs);
 	return ret;

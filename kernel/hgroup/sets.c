@@ -3,12 +3,18 @@
  * hgroups: the CPU set and the memory-node set.
  *
  * Both are immutable bitmaps, shared by reference between process groups
- * (NULL meaning "every possible one").  Each thread applies its group's
- * sets to itself when the virtual signal reaches it (propagate.c): the
- * CPUs with set_cpus_allowed_ptr(), the nodes through the cpuset's
- * mems_allowed, which is what the page allocator honours.
- * sched_setaffinity() intersects what it is asked for with the CPU set,
- * as it does with the cpuset, and fails with EINVAL when nothing is left.
+ * (NULL meaning "every possible one").
+ *
+ * There is one answer to "which CPUs and nodes may this task use":
+ * cpuset_cpus_allowed() and cpuset_mems_allowed(), which narrow what the
+ * task's cpuset gives to its group's sets (hgroup_cpus_allowed(),
+ * hgroup_mems_allowed()).  Every path that sets a task's affinity or
+ * mems_allowed goes through them: sched_setaffinity(), the cpuset's own
+ * updates and moves, io_uring's SQPOLL and io-wq threads, and the virtual
+ * signal (propagate.c), with which each thread applies a change of its
+ * group's sets to itself.  A set never widens the cpuset: see "CPUs and
+ * memory nodes beside cpusets" in Documentation/hgroup.rst for the rule
+ * when the two do not meet.
  */
 
 #include <linux/cpu.h>
@@ -187,77 +193,163 @@ bool hgroup_set_allows(unsigned int attr, const struct hgroup_set *new,
 	return true;
 }
 
-/* Apply @want, within the cpuset's nodes if they meet. */
-static void hgroup_apply_mems(const nodemask_t *want)
+/**
+ * hgroup_set_fits - does a set leave every thread of a group something?
+ * @attr: HGROUP_ATTR_CPUS or HGROUP_ATTR_MEMS.
+ * @set: the set, NULL for every possible one.
+ * @hg: the group.
+ *
+ * A set may only narrow what each thread's cpuset gives it: one with
+ * nothing in a thread's cpuset is refused rather than let the thread out
+ * of its cpuset (see cpuset_task_meets()).  Called with cpuset_lock(),
+ * which keeps tasks from changing cpusets meanwhile, and tasklist_lock.
+ *
+ * Return: true if @set meets the cpuset of every thread of @hg.
+ */
+bool hgroup_set_fits(unsigned int attr, const struct hgroup_set *set,
+		     struct hgroup *hg)
 {
+	const struct cpumask *cpus = NULL;
+	const nodemask_t *mems = NULL;
+	struct task_struct *t;
+
+	if (!set)
+		return true;
+	if (attr == HGROUP_ATTR_CPUS)
+		cpus = to_cpumask(set->bits);
+	else
+		mems = (const nodemask_t *)set->bits;
+	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t))
+		if (!cpuset_task_meets(t, cpus, mems))
+			return false;
+	return true;
+}
+
 #ifdef CONFIG_CPUSETS
+static void hgroup_apply_mems(void)
+{
 	nodemask_t nodes = cpuset_mems_allowed(current);
 
-	nodes_and(nodes, nodes, *want);
-	if (nodes_empty(nodes))
-		nodes_and(nodes, *want, node_states[N_MEMORY]);
 	cpuset_change_task_nodemask(current, &nodes);
-#endif
 }
+#else
+static inline void hgroup_apply_mems(void) { }
+#endif
 
 /**
  * hgroup_apply_sets - the current thread takes its group's sets
  *
  * Called from the virtual signal, in process context on the way back to
- * user space.  The new affinity is the group's CPU set within the
- * cpuset's, or the group's set alone if they do not meet; likewise for
- * memory nodes.  A thread's own narrower affinity is not kept: like a
+ * user space.  cpuset_cpus_allowed() and cpuset_mems_allowed() answer
+ * which CPUs and nodes a task may use, for its cpuset and its process
+ * group together (see hgroup_cpus_allowed()), so the thread only applies
+ * their answer.  A thread's own narrower affinity is not kept: like a
  * cpuset change, a change of the group's set resets it.
  */
 void hgroup_apply_sets(void)
 {
-	const struct hgroup_set *cpus, *mems;
 	const struct hgroup *hg;
 	cpumask_var_t mask;
-	nodemask_t nodes;
 	u64 gen;
 
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		return;
-	cpuset_cpus_allowed(current, mask);
 	rcu_read_lock();
 	hg = rcu_dereference(current->signal->hgroup);
-	if (!hg) {
-		rcu_read_unlock();
-		goto out;
-	}
 	/* Pairs with the release in hgroup_apply_one(). */
-	gen = smp_load_acquire(&hg->push_gen);
-	cpus = rcu_dereference(hg->cpus);
-	if (cpus && !cpumask_and(mask, mask, to_cpumask(cpus->bits)))
-		cpumask_copy(mask, to_cpumask(cpus->bits));
-	mems = rcu_dereference(hg->mems);
-	nodes = mems ? *(const nodemask_t *)mems->bits : node_possible_map;
+	gen = hg ? smp_load_acquire(&hg->push_gen) : 0;
 	rcu_read_unlock();
-
-	set_cpus_allowed_ptr(current, mask);
-	hgroup_apply_mems(&nodes);
-	current->hgroup_gen = gen;
-out:
+	if (hg) {
+		cpuset_cpus_allowed(current, mask);
+		set_cpus_allowed_ptr(current, mask);
+		hgroup_apply_mems();
+		current->hgroup_gen = gen;
+	}
 	free_cpumask_var(mask);
 }
 
 /**
- * hgroup_cpus_allowed - limit a CPU mask to a task's group's set
+ * hgroup_task_cpus - the CPU set of a task's process group
  * @p: the task.
- * @mask: the mask, changed in place.
  *
- * Called by sched_setaffinity() beside cpuset_cpus_allowed().
+ * Called under rcu_read_lock(); the set stays valid until it is dropped.
+ *
+ * Return: the set, or NULL if the group has none.
  */
-void hgroup_cpus_allowed(struct task_struct *p, struct cpumask *mask)
+const struct cpumask *hgroup_task_cpus(struct task_struct *p)
 {
-	const struct hgroup_set *cpus;
-	const struct hgroup *hg;
+	const struct hgroup *hg = rcu_dereference(p->signal->hgroup);
+	const struct hgroup_set *set = hg ? rcu_dereference(hg->cpus) : NULL;
+
+	return set ? to_cpumask(set->bits) : NULL;
+}
+
+/**
+ * hgroup_task_mems - the memory-node set of a task's process group
+ * @p: the task.
+ *
+ * Called under rcu_read_lock(); the set stays valid until it is dropped.
+ *
+ * Return: the set, or NULL if the group has none.
+ */
+const nodemask_t *hgroup_task_mems(struct task_struct *p)
+{
+	const struct hgroup *hg = rcu_dereference(p->signal->hgroup);
+	const struct hgroup_set *set = hg ? rcu_dereference(hg->mems) : NULL;
+
+	return set ? (const nodemask_t *)set->bits : NULL;
+}
+
+/**
+ * hgroup_cpus_allowed - narrow a CPU mask to a task's group's set
+ * @p: the task.
+ * @mask: the CPUs its cpuset allows, narrowed in place.
+ *
+ * Called by cpuset_cpus_allowed() and wherever the cpuset code computes
+ * a task's CPUs, so that the cpuset and the group always bind together.
+ *
+ * Return: true if @mask was narrowed or the group has no CPU set; false,
+ * with @mask unchanged, if the two have no CPU in common (the caller
+ * then decides, see Documentation/hgroup.rst).
+ */
+bool hgroup_cpus_allowed(struct task_struct *p, struct cpumask *mask)
+{
+	const struct cpumask *cpus;
+	bool ret = true;
 
 	rcu_read_lock();
-	hg = rcu_dereference(p->signal->hgroup);
-	cpus = hg ? rcu_dereference(hg->cpus) : NULL;
-	if (cpus)
-		cpumask_and(mask, mask, to_cpumask(cpus->bits));
+	cpus = hgroup_task_cpus(p);
+	if (cpus) {
+		ret = cpumask_intersects(mask, cpus);
+		if (ret)
+			cpumask_and(mask, mask, cpus);
+	}
 	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * hgroup_mems_allowed - narrow a node mask to a task's group's set
+ * @p: the task.
+ * @mask: the nodes its cpuset allows, narrowed in place.
+ *
+ * The counterpart of hgroup_cpus_allowed() for memory nodes.
+ *
+ * Return: true if @mask was narrowed or the group has no node set; false,
+ * with @mask unchanged, if the two have no node in common.
+ */
+bool hgroup_mems_allowed(struct task_struct *p, nodemask_t *mask)
+{
+	const nodemask_t *mems;
+	bool ret = true;
+
+	rcu_read_lock();
+	mems = hgroup_task_mems(p);
+	if (mems) {
+		ret = nodes_intersects(*mask, *mems);
+		if (ret)
+			nodes_and(*mask, *mask, *mems);
+	}
+	rcu_read_unlock();
+	return ret;
 }

@@ -24,7 +24,8 @@
  * Return: the new domain's id (the caller's pid) on success, or:
  *
  * - %EINVAL: @flags has an unknown bit set;
- * - %EPERM: the caller is not in domain 0 of its PID namespace;
+ * - %EPERM: the caller is not in domain 0 of its PID namespace, or
+ *   (checked after %EBUSY) its process group already leads a domain;
  * - %EBUSY: another process, zombies included, is in the caller's session
  *   or process group;
  * - %ENOMEM: out of memory.

@@ -140,7 +140,7 @@ static const struct hint attr_hints[] = {
 };
 
 static const struct hint domain_hints[] = {
-	{ EPERM, "not in domain 0 of its PID namespace" },
+	{ EPERM, "not in domain 0 of its PID namespace, or leads a domain" },
 	{ EBUSY, "another process is in the session or process group" },
 	{ ENOHGROUPS, "kernel without hgroups" },
 	{ 0, NULL }

@@ -29,7 +29,9 @@
  *
  * - ``EINVAL``: @flags has an unknown bit set (checked first);
  * - ``EPERM``: the caller is not in domain 0 of its PID namespace (create
- *   a PID namespace to nest domains);
+ *   a PID namespace to nest domains), or (checked after ``EBUSY``) its
+ *   process group already leads a domain (one whose creator is outside
+ *   the namespace);
  * - ``EBUSY``: another process, a zombie too, is in the caller's session
  *   or process group;
  * - ``ENOMEM``: out of memory.
@@ -82,17 +84,22 @@
  * target's PID namespace.  Reading needs no permission.  Tightening is
  * always allowed to a permitted caller.  Lifting (allowing more than the
  * group allows now) is allowed only up to what the caller's own process
- * group and every process group above the target in the hierarchy allow:
- * nobody grants what they do not have.  The kernel never propagates a
- * change to other process groups; a new process group starts with the
- * restrictions of the group it was created from.
+ * group, every process group above it and every process group above the
+ * target in the hierarchy allow: nobody grants what they do not have.
+ * The kernel never propagates a change to other process groups; a new
+ * process group starts with the restrictions of the group it was created
+ * from, and setpgid() into an existing group that allows more than the
+ * mover's own fails with ``EPERM`` unless the caller could lift the
+ * mover's group that far.
  *
  * Both calls return 0, or -1 with errno set to:
  *
  * - ``EINVAL``: unknown @attr, unknown bit in @flags or in a field, a
  *   missing or misplaced %HGROUP_SCOPE_DOMAIN, non-zero reserved or output
  *   field, @size smaller than the first version of the structure, an empty
- *   or all-offline CPU or memory-node set, a malformed device rule;
+ *   or all-offline CPU or memory-node set, a CPU or memory-node set with
+ *   nothing in the cpuset of some task of the group, a malformed device
+ *   rule;
  * - ``E2BIG``: @size is larger than the kernel's structure and the extra
  *   bytes are not zero, or larger than a page;
  * - ``EFAULT``: a bad pointer;
@@ -114,11 +121,14 @@
 /**
  * enum hgroup_attr_id - the kinds of restriction
  * @HGROUP_ATTR_CPUS: the CPUs the group's tasks may run on; &struct
- *	hgroup_mask.  No task's affinity can be widened beyond it.
+ *	hgroup_mask.  No task's affinity can be widened beyond it, and it
+ *	only narrows what the task's cpuset allows: a task cannot be moved
+ *	into a cpuset it does not meet (``ENOSPC``).
  * @HGROUP_ATTR_MEMS: the memory nodes the group's tasks may allocate
- *	from; &struct hgroup_mask.
- * @HGROUP_ATTR_DEVICES: which device nodes the group's tasks may open
- *	and create; &struct hgroup_devices.
+ *	from; &struct hgroup_mask.  Bound to cpusets as the CPUs are.
+ * @HGROUP_ATTR_DEVICES: which devices the group's tasks may open (also
+ *	block devices opened by number, as mount() does) and create;
+ *	&struct hgroup_devices.
  * @HGROUP_ATTR_FREEZE: freezing; &struct hgroup_freeze.
  * @HGROUP_ATTR_TASKS: the most tasks (threads) the domain may hold,
  *	counting its sub-domains; &struct hgroup_tasks.
@@ -222,12 +232,14 @@ struct hgroup_devices {
  * struct hgroup_freeze - the freeze setting of a process group
  * @flags: %HGROUP_FREEZE_ALL stops every task of the group in a freezer
  *	trap, as the cgroup v2 freezer does; %HGROUP_FREEZE_NEW_PGRP makes
- *	every setsid(), and every setpgid() that would create a process
- *	group, by or for a task of the group block (killably) until the flag
- *	is lifted.  hgroup_set_attr() replaces the whole setting.
+ *	every setsid() and set_domainid(), and every setpgid() that would
+ *	create a process group, by or for a task of the group block
+ *	(killably) until the flag is lifted; once hgroup_set_attr() has set
+ *	it, no group is being made from the group.  hgroup_set_attr()
+ *	replaces the whole setting.
  * @state: output: %HGROUP_STATE_FROZEN once every task of the group is
- *	frozen (in the trap, stopped, traced, waiting for a vfork() child,
- *	or exiting).
+ *	frozen (in the trap, stopped, traced, waiting for a vfork() child
+ *	or in one of the calls held back above, or exiting).
  */
 struct hgroup_freeze {
 	__u32 flags;

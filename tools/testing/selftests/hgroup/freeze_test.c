@@ -845,4 +845,161 @@ TEST_F_TIMEOUT(hg, new_pgrp_not_liftable_from_inside, 120)
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
 }
 
+/*
+ * With both flags, a task held back in setsid() counts as frozen: the
+ * group reads frozen (it used to never do, and "hgctl freeze --wait"
+ * timed out).  Thawed and lifted, the call completes.
+ */
+TEST_F_TIMEOUT(hg, new_pgrp_held_back_task_reads_frozen, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a = start_new_pgrp_call(shm, CALL_SETSID);
+	pid_t b;
+
+	ASSERT_LT(0, a);
+	b = shm->pid[1];
+	ASSERT_EQ(0, hg_set_freeze(a, HGROUP_FREEZE_NEW_PGRP, 0));
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ret[0] == 1, HG_CHILD_MS));
+	hg_sleep_ms(HG_QUIET_MS);
+	ASSERT_EQ(0, shm->ret[3]);
+
+	ASSERT_EQ(0, hg_set_freeze(a, HGROUP_FREEZE_NEW_PGRP |
+				   HGROUP_FREEZE_ALL, 0));
+	EXPECT_FROZEN(a);
+	EXPECT_TRUE(hg_ctrs_still(shm, 0, 1, HG_QUIET_MS));
+	EXPECT_EQ(0, shm->ret[3]);
+
+	/* Thawed but still held back; then lifted: setsid() completes. */
+	ASSERT_EQ(0, hg_set_freeze(a, HGROUP_FREEZE_NEW_PGRP, 0));
+	EXPECT_TRUE(hg_ctrs_move(shm, 0, 1, HG_FREEZE_MS));
+	hg_sleep_ms(HG_QUIET_MS);
+	EXPECT_EQ(0, shm->ret[3]);
+	ASSERT_EQ(0, hg_set_freeze(a, 0, 0));
+	ASSERT_TRUE(HG_POLL(shm->ret[3] == 1, HG_SETTLE_MS));
+	EXPECT_EQ(b, shm->ret[1]);
+	EXPECT_EQ(b, getsid(b));
+}
+
+/*
+ * A parent held back in setpgid(child, child), because the child is in a
+ * group with the setting (y), wakes up when the child exits (the parent
+ * ignores SIGCHLD, so nothing is left of it) and fails with ESRCH, as the
+ * call would now, while the setting stays (it used to stay blocked until
+ * some group was lifted).  A held-back child cannot move to a group
+ * without the setting: that would shed it (EPERM).
+ */
+TEST_F_TIMEOUT(hg, new_pgrp_waiter_woken_when_target_exits, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a, b, x, y;
+
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		long r;
+
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(signal(SIGCHLD, SIG_IGN) != SIG_ERR);
+		x = fork();
+		CHILD_CHECK(x >= 0);
+		if (x == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		y = fork();
+		CHILD_CHECK(y >= 0);
+		if (y == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(x) == x && getpgid(y) == y,
+				    HG_CHILD_MS));
+		b = fork();
+		CHILD_CHECK(b >= 0);
+		if (b == 0) {
+			CHILD_CHECK(setpgid(0, y) == 0);
+			hg_ready(shm);
+			CHILD_CHECK(hg_wait_step(shm, 2) == 0);
+			CHILD_ERRNO(EPERM, setpgid(0, x));
+			_exit(0);
+		}
+		shm->pid[0] = x;
+		shm->pid[1] = y;
+		shm->pid[2] = b;
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		shm->ret[0] = 1;
+		r = setpgid(b, b);
+		shm->ret[2] = errno;
+		shm->ret[1] = r;
+		shm->ret[3] = 1;
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+	x = shm->pid[0];
+	y = shm->pid[1];
+	b = shm->pid[2];
+	ASSERT_EQ(y, getpgid(b));
+	ASSERT_EQ(0, hg_set_freeze(y, HGROUP_FREEZE_NEW_PGRP, 0));
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ret[0] == 1, HG_CHILD_MS));
+	hg_sleep_ms(HG_QUIET_MS);
+	ASSERT_EQ(0, shm->ret[3]);
+	EXPECT_EQ(y, getpgid(b));
+
+	hg_set_step(shm, 2);
+	ASSERT_TRUE(HG_POLL(shm->ret[3] == 1, HG_SETTLE_MS));
+	EXPECT_EQ(-1, shm->ret[1]);
+	EXPECT_EQ(ESRCH, shm->ret[2]);
+	EXPECT_EQ(HGROUP_FREEZE_NEW_PGRP, hg_freeze_flags(y));
+	EXPECT_EQ(0, hg_freeze_flags(x));
+}
+
+/*
+ * set_domainid() gives the caller's group a new state, a new group as
+ * far as "hgctl apply --recursive" is concerned: it is held back too
+ * (it used to go through), and completes once the setting is lifted.
+ */
+TEST_F_TIMEOUT(hg, new_pgrp_blocks_set_domainid, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a;
+
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		long r;
+
+		CHILD_CHECK(setsid() == getpid());
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		shm->ret[0] = 1;
+		r = sys_set_domainid(0);
+		shm->ret[2] = errno;
+		shm->ret[1] = r;
+		shm->ret[3] = 1;
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_freeze(a, HGROUP_FREEZE_NEW_PGRP, 0));
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ret[0] == 1, HG_CHILD_MS));
+	hg_sleep_ms(HG_QUIET_MS);
+	EXPECT_EQ(0, shm->ret[3]) {
+		TH_LOG("returned %d, errno %d, while the flag was set",
+		       shm->ret[1], shm->ret[2]);
+	}
+	EXPECT_EQ(0, sys_get_domainid(a));
+
+	ASSERT_EQ(0, hg_set_freeze(a, 0, 0));
+	ASSERT_TRUE(HG_POLL(shm->ret[3] == 1, HG_SETTLE_MS));
+	EXPECT_EQ(a, shm->ret[1]) {
+		TH_LOG("errno %d", shm->ret[2]);
+	}
+	EXPECT_EQ(a, sys_get_domainid(a));
+}
+
 TEST_HARNESS_MAIN

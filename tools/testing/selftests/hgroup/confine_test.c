@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups selftests: escapes.  Each test is a way out of a restriction
+ * that a process might try, and asserts that it stays shut:
+ *
+ *  - threads created while their group is being frozen are frozen too
+ *    (the freeze used to be lost in copy_process());
+ *  - a PID namespace's init that leads a domain from outside cannot start
+ *    another one from the same process group (EPERM);
+ *  - a process moving by setpgid() takes its new group's sets, also after
+ *    a domain-scope change gave both groups one generation, and cannot
+ *    move into a group that allows more than its own (EPERM);
+ *  - a CPU or node set never widens the cpuset: moves into a cpuset it
+ *    does not meet fail with ENOSPC (cgroup.procs, as root and as a user
+ *    with a delegated subtree, and clone3(CLONE_INTO_CGROUP)); a cpuset
+ *    update keeps the group's set; a set that does not meet a member's
+ *    cpuset fails with EINVAL; where the cpuset's owner makes them
+ *    disjoint, the set is taken within the parent cpuset;
+ *  - move_pages() to a node outside the group's set fails with EACCES,
+ *    as for a cpuset;
+ *  - io_uring's SQPOLL thread cannot be bound to a CPU outside the set;
+ *  - a block device denied by the device list cannot be mounted.
+ *
+ * Tests skip where the guest lacks what they need (two CPUs, two nodes,
+ * the cpuset controller, io_uring, a RAM disk and ext2).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/io_uring.h>
+#include <linux/mempolicy.h>
+#include <linux/sched.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "../kselftest_harness.h"
+#include "hgroup_util.h"
+
+#define CPU0	1UL
+#define CPU1	2UL
+#define CG	"/sys/fs/cgroup"
+#define CGDIR	CG "/hgconfine"
+
+FIXTURE(hg) {
+	struct hg_shm *shm;
+};
+
+FIXTURE_SETUP(hg)
+{
+	self->shm = hg_fixture_setup();
+	ASSERT_NE(NULL, self->shm);
+}
+
+FIXTURE_TEARDOWN(hg)
+{
+	hg_fixture_teardown(self->shm);
+}
+
+static __noreturn void park(void)
+{
+	for (;;)
+		pause();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Freezing threads that are being created                                 */
+/* ---------------------------------------------------------------------- */
+
+static struct hg_shm *tshm;
+
+/* A worker counts in its own slot for as long as it runs. */
+static void *worker(void *arg)
+{
+	long slot = (long)arg;
+
+	for (;;) {
+		tshm->ctr[slot]++;
+		usleep(100000);
+	}
+	return NULL;
+}
+
+/* A creator starts workers one after the other, up to its share. */
+static void *creator(void *arg)
+{
+	long first = (long)arg, i;
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (i = first; i < first + 100; i++)
+		if (pthread_create(&t, &attr, worker, (void *)i))
+			break;
+	__atomic_add_fetch(&tshm->ret[0], 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* The highest slot a worker has counted in, plus one. */
+static int slots_used(struct hg_shm *shm)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 400; i++)
+		if (shm->ctr[i])
+			n = i + 1;
+	return n;
+}
+
+/*
+ * Four threads create workers as fast as they can while the group is
+ * frozen and thawed again and again: a creator caught inside clone() by
+ * the freeze makes its new thread in a frozen group, and that thread
+ * must be frozen too.  With the freeze lost, the group never reads
+ * frozen, or a worker counts on while it does.
+ */
+TEST_F_TIMEOUT(hg, freeze_threads_created_during_freeze, 300)
+{
+	struct hg_shm *shm = self->shm;
+	int cycles = 0;
+	pid_t a;
+
+	tshm = shm;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pthread_t t;
+		long i;
+
+		CHILD_CHECK(setsid() == getpid());
+		for (i = 0; i < 4; i++)
+			CHILD_CHECK(!pthread_create(&t, NULL, creator,
+						    (void *)(i * 100)));
+		park();
+	}
+	while (cycles < 20 && shm->ret[0] < 4) {
+		int n;
+
+		hg_sleep_ms(50);
+		ASSERT_EQ(0, hg_set_freeze(a, HGROUP_FREEZE_ALL, 0));
+		ASSERT_EQ(0, hg_wait_frozen(a, 1, HG_FREEZE_MS)) {
+			TH_LOG("cycle %d: the group never read frozen",
+			       cycles);
+		}
+		n = slots_used(shm);
+		EXPECT_TRUE(hg_ctrs_still(shm, 0, n, HG_QUIET_MS)) {
+			TH_LOG("cycle %d: a worker ran while frozen", cycles);
+		}
+		ASSERT_EQ(0, hg_set_freeze(a, 0, 0));
+		cycles++;
+	}
+	TH_LOG("%d freeze cycles, %d threads made", cycles, slots_used(shm));
+	ASSERT_LT(0, cycles);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Domains                                                                 */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A process that starts a domain and then a PID namespace leaves, as the
+ * namespace's init, the only member of the domain's leader group, and in
+ * a domain that reads as 0 from inside.  set_domainid() there must not
+ * give that group a second state (EPERM): the first stayed bound to the
+ * outer domain, and a freeze of that domain reached the process where its
+ * own group could not thaw it.
+ */
+TEST_F_TIMEOUT(hg, set_domainid_from_leader_group_refused, 90)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a;
+
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pid_t p;
+
+		CHILD_CHECK(new_domain() == getpid());
+		CHILD_CHECK(unshare(CLONE_NEWPID) == 0);
+		p = fork();
+		CHILD_CHECK(p >= 0);
+		if (p == 0) {
+			CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+			CHILD_CHECK(sys_get_domainid(0) == 0);
+			CHILD_ERRNO(EPERM, sys_set_domainid(0));
+			CHILD_CHECK(sys_get_domainid(0) == 0);
+			_exit(0);
+		}
+		shm->pid[0] = p;
+		_exit(0);
+	}
+	/* Reaped, a is gone: p, reparented here, is alone in its groups. */
+	ASSERT_EQ(0, wait_exit(a));
+	ASSERT_LT(0, shm->pid[0]);
+	EXPECT_EQ(a, getpgid(shm->pid[0]));
+	EXPECT_EQ(a, sys_get_domainid(shm->pid[0]));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(shm->pid[0], HG_CHILD_MS));
+}
+
+/*
+ * A process in a restricted group cannot shed the restriction by moving
+ * itself into a group of its session that allows more (EPERM), be it its
+ * session leader's group or a sibling's, as root or as a user; moving
+ * into a group that restricts at least as much works.  Tried for CPUs,
+ * devices and freeze-on-new-group.
+ */
+TEST_F_TIMEOUT(hg, setpgid_into_wider_group_refused, 120)
+{
+	static const struct hgroup_dev_rule null_rule = {
+		.type = HGROUP_DEV_CHAR, .major = 1, .minor = 3,
+		.access = HGROUP_DEV_ACC_ALL,
+	};
+	struct hg_shm *shm = self->shm;
+	int uid;
+
+	for (uid = 0; uid <= 1000; uid += 1000) {
+		pid_t a;
+
+		shm->ready = 0;
+		shm->step = 0;
+		a = fork();
+		ASSERT_LE(0, a);
+		if (a == 0) {
+			pid_t b, c;
+
+			CHILD_CHECK(setsid() == getpid());
+			CHILD_CHECK(hg_become(uid) == 0);
+			b = fork();
+			CHILD_CHECK(b >= 0);
+			if (b == 0) {
+				CHILD_CHECK(setpgid(0, 0) == 0);
+				park();
+			}
+			c = fork();
+			CHILD_CHECK(c >= 0);
+			if (c == 0) {
+				CHILD_CHECK(setpgid(0, 0) == 0);
+				hg_ready(shm);
+				CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+				CHILD_ERRNO(EPERM, setpgid(0, getsid(0)));
+				CHILD_ERRNO(EPERM, setpgid(0, b));
+				CHILD_CHECK(getpgrp() == getpid());
+				_exit(0);
+			}
+			shm->pid[0] = b;
+			shm->pid[1] = c;
+			_exit(wait_exit(c));
+		}
+		ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+		ASSERT_EQ(0, hg_set_cpus(shm->pid[1], CPU0, 0));
+		ASSERT_EQ(0, hg_set_devices(shm->pid[1], HGROUP_DEV_POLICY_ALLOW,
+					    &null_rule, 1, 0));
+		ASSERT_EQ(0, hg_set_freeze(shm->pid[1], HGROUP_FREEZE_NEW_PGRP,
+					   0));
+		ASSERT_EQ(0, hg_set_cpus(shm->pid[0], CPU0, 0));
+		ASSERT_EQ(0, hg_set_devices(shm->pid[0], HGROUP_DEV_POLICY_ALLOW,
+					    &null_rule, 1, 0));
+		/* b lacks freeze-on-new-group: c moving there would shed it. */
+		hg_set_step(shm, 1);
+		EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS)) {
+			TH_LOG("uid %d", uid);
+		}
+		kill(shm->pid[0], SIGKILL);
+		EXPECT_EQ(128 + SIGKILL,
+			  hg_wait_exit_timeout(shm->pid[0], HG_CHILD_MS));
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* CPU and node sets beside cpusets                                        */
+/* ---------------------------------------------------------------------- */
+
+static unsigned long node_list(const char *which)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/%s", which);
+	return hg_cpulist(path);
+}
+
+static int cg_write(const char *cg, const char *file, const char *s)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
+	return hg_write_file(path, s);
+}
+
+/* The cgroup of @pid, relative to the root ("/hgconfine/a"), or "". */
+static const char *cg_of(pid_t pid)
+{
+	static char buf[256];
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return buf;
+	if (fgets(buf, sizeof(buf), f) && !strncmp(buf, "0::", 3)) {
+		memmove(buf, buf + 3, strlen(buf + 3) + 1);
+		buf[strcspn(buf, "\n")] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+static void cg_cleanup(void)
+{
+	static const char * const dirs[] = {
+		CGDIR "/d/a", CGDIR "/d/b", CGDIR "/d/c", CGDIR "/d",
+		CGDIR "/a", CGDIR "/b", CGDIR "/c", CGDIR,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		HG_POLL(rmdir(dirs[i]) == 0 || errno == ENOENT, 2000);
+}
+
+/*
+ * cgroup v2 with the cpuset controller, and under CGDIR: a (CPUs 0-1,
+ * nodes as online), b (CPU 1 only) and, with two nodes, c (node 1 only).
+ * 0, or 1 with the test skipped.
+ */
+static int cg_setup(struct __test_metadata *_metadata)
+{
+	char nodes[16];
+	unsigned long online = node_list("online");
+
+	if ((hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return 1, "needs CPUs 0 and 1 online");
+	if (access(CG "/cgroup.controllers", F_OK) &&
+	    mount("none", CG, "cgroup2", 0, NULL))
+		SKIP(return 1, "no cgroup2 file system");
+	if (cg_write(CG, "cgroup.subtree_control", "+cpuset"))
+		SKIP(return 1, "no cpuset controller");
+	cg_cleanup();
+	snprintf(nodes, sizeof(nodes), "%s", online & 2UL ? "0-1" : "0");
+	ASSERT_EQ(0, mkdir(CGDIR, 0755));
+	ASSERT_EQ(0, cg_write(CGDIR, "cgroup.subtree_control", "+cpuset"));
+	ASSERT_EQ(0, mkdir(CGDIR "/a", 0755));
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.cpus", "0-1"));
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", nodes));
+	ASSERT_EQ(0, mkdir(CGDIR "/b", 0755));
+	ASSERT_EQ(0, cg_write(CGDIR "/b", "cpuset.cpus", "1"));
+	ASSERT_EQ(0, cg_write(CGDIR "/b", "cpuset.mems", nodes));
+	if (online & 2UL) {
+		ASSERT_EQ(0, mkdir(CGDIR "/c", 0755));
+		ASSERT_EQ(0, cg_write(CGDIR "/c", "cpuset.cpus", "0-1"));
+		ASSERT_EQ(0, cg_write(CGDIR "/c", "cpuset.mems", "1"));
+	}
+	return 0;
+}
+
+/* The Mems_allowed of @pid from /proc as a bitmap, 0 if unreadable. */
+static unsigned long task_mems(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long bits = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Mems_allowed_list:", 18))
+			bits = hg_list_bits(line + 18);
+	fclose(f);
+	return bits;
+}
+
+/*
+ * Start a child in its own process group and in cgroup @cg, with its
+ * group's CPU set @cpus (0: none) and node set @mems (0: none) applied.
+ * Returns its pid, or -1.
+ */
+static pid_t start_in_cgroup(struct hg_shm *shm, const char *cg,
+			     unsigned long cpus, unsigned long mems)
+{
+	char self[32];
+	pid_t a;
+
+	shm->ready = 0;
+	a = fork();
+	if (a < 0)
+		return -1;
+	if (a == 0) {
+		snprintf(self, sizeof(self), "%d", getpid());
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(cg_write(cg, "cgroup.procs", self) == 0);
+		hg_ready(shm);
+		park();
+	}
+	if (!HG_POLL(shm->ready == 1, HG_CHILD_MS))
+		return -1;
+	if (cpus && (hg_set_cpus(a, cpus, 0) ||
+		     !HG_POLL(hg_affinity(a) == cpus, HG_SETTLE_MS)))
+		return -1;
+	if (mems && (hg_set_mask(a, HGROUP_ATTR_MEMS, mems, 0) ||
+		     !HG_POLL(task_mems(a) == mems, HG_SETTLE_MS)))
+		return -1;
+	return a;
+}
+
+/*
+ * A process whose group may use CPU 0 only cannot be moved into a cpuset
+ * of CPU 1 only (it used to get CPU 1), nor, with node 0 only, into a
+ * cpuset of node 1: ENOSPC, and nothing changes.  A move within what the
+ * set allows works.
+ */
+TEST_F_TIMEOUT(hg, cpuset_move_refused, 120)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = node_list("online");
+	char pid[32];
+	pid_t a;
+
+	if (cg_setup(_metadata))
+		return;
+	a = start_in_cgroup(shm, CGDIR "/a", CPU0, online & 2UL ? 1UL : 0);
+	ASSERT_LT(0, a);
+	snprintf(pid, sizeof(pid), "%d", a);
+
+	EXPECT_ERRNO(ENOSPC, cg_write(CGDIR "/b", "cgroup.procs", pid));
+	EXPECT_STREQ("/hgconfine/a", cg_of(a));
+	hg_sleep_ms(HG_QUIET_MS);
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	if (online & 2UL) {
+		EXPECT_ERRNO(ENOSPC, cg_write(CGDIR "/c", "cgroup.procs",
+					      pid));
+		EXPECT_STREQ("/hgconfine/a", cg_of(a));
+		EXPECT_EQ(1UL, task_mems(a));
+	}
+	/* Back to the root cpuset: allowed, and the set still binds. */
+	EXPECT_EQ(0, cg_write(CG, "cgroup.procs", pid));
+	EXPECT_STREQ("/", cg_of(a));
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	if (online & 2UL)
+		EXPECT_EQ(1UL, task_mems(a));
+	/* Lifted, the move works. */
+	ASSERT_EQ(0, hg_set_cpus(a, hg_possible_cpus(), 0));
+	EXPECT_EQ(0, cg_write(CGDIR "/b", "cgroup.procs", pid));
+	EXPECT_STREQ("/hgconfine/b", cg_of(a));
+	EXPECT_TRUE(HG_POLL(hg_affinity(a) == CPU1, HG_SETTLE_MS));
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	cg_cleanup();
+}
+
+/*
+ * The same escape by an unprivileged user with a delegated subtree: root
+ * restricts the user's group to CPU 0, delegates d (CPUs 0-1) and starts
+ * the user's process in d/a; the user makes d/b with CPU 1 only and
+ * tries to move itself there.  It may move to a cpuset of its own that
+ * meets the set (d/c), and making that one disjoint from the set does
+ * not shed the set: it is taken within d, root's delegation.
+ */
+TEST_F_TIMEOUT(hg, cpuset_delegated_move_refused, 120)
+{
+	static const char * const owned[] = {
+		CGDIR "/d", CGDIR "/d/cgroup.procs",
+		CGDIR "/d/cgroup.subtree_control", CGDIR "/d/cgroup.threads",
+	};
+	struct hg_shm *shm = self->shm;
+	unsigned int i;
+	pid_t a;
+
+	if (cg_setup(_metadata))
+		return;
+	ASSERT_EQ(0, mkdir(CGDIR "/d", 0755));
+	ASSERT_EQ(0, cg_write(CGDIR "/d", "cpuset.cpus", "0-1"));
+	ASSERT_EQ(0, cg_write(CGDIR "/d", "cgroup.subtree_control", "+cpuset"));
+	ASSERT_EQ(0, mkdir(CGDIR "/d/a", 0755));
+	for (i = 0; i < ARRAY_SIZE(owned); i++)
+		ASSERT_EQ(0, chown(owned[i], 1000, 1000));
+
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(cg_write(CGDIR "/d/a", "cgroup.procs", "0") == 0);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(hg_affinity(0) == CPU0, HG_SETTLE_MS));
+		CHILD_CHECK(hg_become(1000) == 0);
+		CHILD_CHECK(mkdir(CGDIR "/d/b", 0755) == 0);
+		CHILD_CHECK(cg_write(CGDIR "/d/b", "cpuset.cpus", "1") == 0);
+		CHILD_ERRNO(ENOSPC, cg_write(CGDIR "/d/b", "cgroup.procs",
+					     "0"));
+		CHILD_CHECK(!strcmp(cg_of(getpid()), "/hgconfine/d/a"));
+		CHILD_CHECK(hg_affinity(0) == CPU0);
+		CHILD_CHECK(mkdir(CGDIR "/d/c", 0755) == 0);
+		CHILD_CHECK(cg_write(CGDIR "/d/c", "cgroup.procs", "0") == 0);
+		CHILD_CHECK(cg_write(CGDIR "/d/c", "cpuset.cpus", "1") == 0);
+		hg_sleep_ms(HG_QUIET_MS);
+		CHILD_CHECK(hg_affinity(0) == CPU0);
+		CHILD_ERRNO(EINVAL, hg_set_affinity(0, CPU1));
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	cg_cleanup();
+}
+
+/* clone3(CLONE_INTO_CGROUP) into a cpuset the set does not meet: ENOSPC. */
+TEST_F_TIMEOUT(hg, cpuset_clone_into_cgroup_refused, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a;
+
+	if (cg_setup(_metadata))
+		return;
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		struct clone_args args = {
+			.flags = CLONE_INTO_CGROUP,
+			.exit_signal = SIGCHLD,
+		};
+		int fd;
+		long c;
+
+		CHILD_CHECK(setsid() == getpid());
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(hg_affinity(0) == CPU0, HG_SETTLE_MS));
+		fd = open(CGDIR "/b", O_RDONLY | O_DIRECTORY);
+		CHILD_CHECK(fd >= 0);
+		args.cgroup = fd;
+		CHILD_ERRNO(ENOSPC, syscall(__NR_clone3, &args, sizeof(args)));
+		close(fd);
+		/* Into a: allowed, and the child keeps the set. */
+		fd = open(CGDIR "/a", O_RDONLY | O_DIRECTORY);
+		CHILD_CHECK(fd >= 0);
+		args.cgroup = fd;
+		c = syscall(__NR_clone3, &args, sizeof(args));
+		CHILD_CHECK(c >= 0);
+		if (c == 0)
+			_exit(hg_affinity(0) == CPU0 &&
+			      !strcmp(cg_of(getpid()), "/hgconfine/a") ? 0 : 1);
+		CHILD_CHECK(wait_exit(c) == 0);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	cg_cleanup();
+}
+
+/*
+ * Writing the cpuset's masks again resets every task's masks: the
+ * group's sets stay in force (they used to be replaced by the cpuset's).
+ * A set that does not meet the member's cpuset is refused with EINVAL.
+ * Where the cpuset's owner makes the two disjoint, the set is taken
+ * within the parent cpuset (the root's here).
+ */
+TEST_F_TIMEOUT(hg, cpuset_update_keeps_group_sets, 120)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = node_list("online");
+	unsigned long mems = online & 2UL ? 1UL : 0;
+	pid_t a;
+
+	if (cg_setup(_metadata))
+		return;
+	a = start_in_cgroup(shm, CGDIR "/a", CPU0, mems);
+	ASSERT_LT(0, a);
+
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.cpus", "0-1"));
+	if (mems)
+		ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "0-1"));
+	hg_sleep_ms(HG_QUIET_MS);
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	if (mems)
+		EXPECT_EQ(1UL, task_mems(a));
+
+	/* A set outside the member's cpuset: refused, nothing changed. */
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.cpus", "0"));
+	EXPECT_ERRNO(EINVAL, hg_set_cpus(a, CPU1, 0));
+	EXPECT_EQ(CPU0, hg_get_cpus(a));
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	if (mems) {
+		ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "0"));
+		EXPECT_ERRNO(EINVAL, hg_set_mask(a, HGROUP_ATTR_MEMS, 2UL, 0));
+		EXPECT_EQ(1UL, hg_get_mask(a, HGROUP_ATTR_MEMS));
+	}
+
+	/* The cpuset's owner makes them disjoint: the parent's CPUs. */
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.cpus", "1"));
+	hg_sleep_ms(HG_QUIET_MS);
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	if (mems) {
+		ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "1"));
+		hg_sleep_ms(HG_QUIET_MS);
+		EXPECT_EQ(1UL, task_mems(a));
+	}
+	/* sched_setaffinity() stays within the set too. */
+	EXPECT_ERRNO(EINVAL, hg_set_affinity(a, CPU1));
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	cg_cleanup();
+}
+
+/*
+ * Two groups of one domain with different node sets (every node, and
+ * node 1), then one domain-scope CPU change: a process moving from the
+ * first to the second by setpgid() must take node 1 (a generation shared
+ * by the whole domain-scope change used to skip the push).
+ */
+TEST_F_TIMEOUT(hg, setpgid_after_domain_scope_change_takes_set, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t l;
+
+	if ((node_list("online") & 3UL) != 3UL ||
+	    (hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return, "needs nodes 0 and 1 and CPUs 0 and 1");
+	shm->ready = 0;
+	l = fork();
+	ASSERT_LE(0, l);
+	if (l == 0) {
+		pid_t x, y;
+
+		CHILD_CHECK(new_domain() == getpid());
+		x = fork();
+		CHILD_CHECK(x >= 0);
+		if (x == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			hg_ready(shm);
+			park();
+		}
+		y = fork();
+		CHILD_CHECK(y >= 0);
+		if (y == 0) {
+			hg_ready(shm);
+			CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+			CHILD_CHECK(setpgid(0, x) == 0);
+			_exit(HG_POLL(task_mems(getpid()) == 2UL,
+				      HG_SETTLE_MS) ? 0 : 1);
+		}
+		shm->pid[0] = x;
+		shm->pid[1] = y;
+		hg_ready(shm);
+		CHILD_CHECK(wait_exit(y) == 0);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 3, HG_CHILD_MS));
+	ASSERT_TRUE(HG_POLL(getpgid(shm->pid[0]) == shm->pid[0], HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_mask(shm->pid[0], HGROUP_ATTR_MEMS, 2UL, 0));
+	ASSERT_EQ(3UL, task_mems(shm->pid[1]) & 3UL);
+	ASSERT_TRUE(HG_POLL(task_mems(shm->pid[0]) == 2UL, HG_SETTLE_MS));
+	ASSERT_EQ(0, hg_set_cpus(l, CPU0, HGROUP_SCOPE_DOMAIN));
+	ASSERT_TRUE(HG_POLL(hg_affinity(shm->pid[1]) == CPU0, HG_SETTLE_MS));
+	ASSERT_TRUE(HG_POLL(hg_affinity(shm->pid[0]) == CPU0, HG_SETTLE_MS));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(l, HG_CHILD_MS));
+}
+
+/* ---------------------------------------------------------------------- */
+/* move_pages()                                                            */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * move_pages() of one's own page to a node outside the group's set but
+ * inside the cpuset's: EACCES, as for a node outside the cpuset (it used
+ * to fail with ENOMEM and a page allocation failure warning).  To a node
+ * inside the set it works.
+ */
+TEST_F_TIMEOUT(hg, move_pages_outside_group_nodes, 90)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a;
+
+	if ((node_list("online") & 3UL) != 3UL)
+		SKIP(return, "needs nodes 0 and 1");
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		long psz = sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *pages[1] = { p };
+		int node[1] = { 1 }, status[1] = { -1 };
+
+		CHILD_CHECK(p != MAP_FAILED);
+		CHILD_CHECK(setsid() == getpid());
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(task_mems(getpid()) == 1UL, HG_SETTLE_MS));
+		p[0] = 1;
+		CHILD_ERRNO(EACCES, syscall(__NR_move_pages, 0, 1, pages, node,
+					    status, MPOL_MF_MOVE));
+		node[0] = 0;
+		CHILD_CHECK(syscall(__NR_move_pages, 0, 1, pages, node, status,
+				    MPOL_MF_MOVE) == 0);
+		CHILD_CHECK(status[0] == 0);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS, 1UL, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/* ---------------------------------------------------------------------- */
+/* io_uring                                                                */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * An SQPOLL thread bound (IORING_SETUP_SQ_AFF) to a CPU outside the
+ * group's set: EINVAL, as for one outside the cpuset.  Within: allowed.
+ */
+TEST_F_TIMEOUT(hg, io_uring_sqpoll_cpu_outside_set, 90)
+{
+	struct hg_shm *shm = self->shm;
+	struct io_uring_params p = { 0 };
+	int fd;
+	pid_t a;
+
+	if ((hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	if (access("/proc/sys/kernel/io_uring_disabled", F_OK))
+		SKIP(return, "no io_uring (CONFIG_IO_URING)");
+	fd = syscall(__NR_io_uring_setup, 1, &p);
+	ASSERT_LE(0, fd);
+	close(fd);
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		CHILD_CHECK(setsid() == getpid());
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(hg_affinity(0) == CPU0, HG_SETTLE_MS));
+		memset(&p, 0, sizeof(p));
+		p.flags = IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF;
+		p.sq_thread_cpu = 1;
+		CHILD_ERRNO(EINVAL, syscall(__NR_io_uring_setup, 1, &p));
+		memset(&p, 0, sizeof(p));
+		p.flags = IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF;
+		p.sq_thread_cpu = 0;
+		fd = syscall(__NR_io_uring_setup, 1, &p);
+		CHILD_CHECK(fd >= 0);
+		close(fd);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Block devices opened by number                                          */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * mount() opens its block device by number, past inode_permission():
+ * with /dev/ram0 denied, mounting it fails with EPERM; allowed, it gets
+ * as far as the (empty) device and fails with EINVAL.
+ */
+TEST_F_TIMEOUT(hg, mount_denied_block_device, 90)
+{
+	struct hg_shm *shm = self->shm;
+	struct hgroup_dev_rule r = {
+		.type = HGROUP_DEV_BLOCK,
+		.access = HGROUP_DEV_READ | HGROUP_DEV_WRITE,
+	};
+	char dir[] = "/tmp/hgroup-mnt-XXXXXX";
+	struct stat st;
+	pid_t a;
+
+	if (stat("/dev/ram0", &st) || !S_ISBLK(st.st_mode))
+		SKIP(return, "no /dev/ram0 (CONFIG_BLK_DEV_RAM)");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	errno = 0;
+	if (mount("/dev/ram0", dir, "ext2", MS_RDONLY, NULL) == 0)
+		umount(dir);
+	if (errno == ENODEV) {
+		rmdir(dir);
+		SKIP(return, "no ext2 (CONFIG_EXT2_FS)");
+	}
+	ASSERT_EQ(EINVAL, errno);
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		CHILD_CHECK(setsid() == getpid());
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_ERRNO(EPERM, mount("/dev/ram0", dir, "ext2", MS_RDONLY,
+					 NULL));
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	r.major = major(st.st_rdev);
+	r.minor = minor(st.st_rdev);
+	ASSERT_EQ(0, hg_set_devices(a, HGROUP_DEV_POLICY_ALLOW, &r, 1, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	rmdir(dir);
+}
+
+TEST_HARNESS_MAIN
