@@ -115,12 +115,17 @@ from it:
  - a CPU set and a memory-node set, pushed to every thread by a virtual
    signal (task_work_add(TWA_SIGNAL)) that makes it apply them to itself
    on its way to user space; generations close the races with fork and
-   setpgid(), and sched_setaffinity() intersects with the CPU set;
+   setpgid(); the cpuset code narrows every mask it computes for a task
+   (affinity, mems_allowed, sched_setaffinity(), io_uring threads,
+   move_pages()) to them and refuses moves into a cpuset they do not
+   meet, so a set never widens the cpuset;
  - a device access list in the model of the cgroup v1 controller,
    checked at open, mknod and bdev_permission() beside the cgroup check;
  - "freeze all", through the cgroup v2 freezer trap with its own job
-   control bit, and "freeze on new process group", which makes setsid()
-   and setpgid() wait killably before they take tasklist_lock;
+   control bit, and "freeze on new process group", checked where
+   setsid(), setpgid() and set_domainid() would make a group, under
+   tasklist_lock; a call held back waits, killably and freezably, and
+   is restarted;
  - per domain, a task limit counted hierarchically in copy_process().
 
 A caller may change a group it owns (same euid as the group's creator)
@@ -177,6 +182,13 @@ that every restriction object is freed.
 freeze_test: the cgroup freezer selftests' checklist (simple, 100
 processes, tree, fork storm, migration, SIGKILL, SIGSTOP before and
 during, ptrace, vfork) and freeze-on-new-process-group.
+
+confine_test: escape attempts that must fail: threads created during a
+freeze, moves into a cpuset outside the CPU or node set (cgroup.procs as
+root and from a delegated subtree, clone3(CLONE_INTO_CGROUP)), cpuset
+updates, move_pages(), io_uring SQPOLL affinity, mounting a denied
+block device, setpgid() into a group that allows more, set_domainid()
+from a group that leads a domain.
 
 hgctl_test: the hgctl tool, including apply --recursive under a
 setsid() storm.
