@@ -124,18 +124,25 @@ from it:
  - "freeze all", through the cgroup v2 freezer trap with its own job
    control bit, and "freeze on new process group", checked where
    setsid(), setpgid() and set_domainid() would make a group, under
-   tasklist_lock; a call held back waits, killably and freezably, and
+   tasklist_lock; a call held back waits, interruptibly and freezably, and
    is restarted;
  - per domain, a task limit counted hierarchically in copy_process().
 
 A caller may change a group it owns (same euid as the group's creator)
 or holds CAP_SYS_ADMIN over (the user namespace of the group's PID
-namespace); it may tighten freely but lift only within what its own
-group and every group above the target allow.
+namespace); it may lift only within what its own group and every group
+above the target allow.  Restricting (any change but a pure lift, the
+task limit aside) also needs, for every thread the caller has no
+CAP_SYS_ADMIN over, that kill() would allow the caller to signal it and
+that it has no_new_privs, as Landlock and seccomp require; such a group
+then admits by setpgid() only processes with no_new_privs.  So a user
+cannot restrict a set-id program it runs, nor a container's root a host
+process that entered its PID namespace.
 
 The hooks in copy_process(), __unhash_process(), de_thread(), setpgid(),
 setsid(), the cpuset code, inode_permission(), vfs_mknod() and
-bdev_permission() are single calls.  Nothing allocates or sleeps under tasklist_lock.
+bdev_permission() are single calls.  Nothing allocates or sleeps under
+tasklist_lock.
 
 debugfs hgroup/objects counts the live objects, for leak tests.
 EOF2
@@ -187,8 +194,9 @@ confine_test: escape attempts that must fail: threads created during a
 freeze, moves into a cpuset outside the CPU or node set (cgroup.procs as
 root and from a delegated subtree, clone3(CLONE_INTO_CGROUP)), cpuset
 updates, move_pages(), io_uring SQPOLL affinity, mounting a denied
-block device, setpgid() into a group that allows more, set_domainid()
-from a group that leads a domain.
+block device, setpgid() into a group that allows more or whose sets
+miss the mover's cpuset, set_domainid() from a group that leads a
+domain, restricting without no_new_privs or from a user namespace.
 
 hgctl_test: the hgctl tool, including apply --recursive under a
 setsid() storm.

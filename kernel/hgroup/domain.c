@@ -54,8 +54,8 @@ static bool hgroup_alone(struct pid *pid, enum pid_type type,
  * -EPERM if the caller is not in domain 0 of its PID namespace or its
  * process group leads a domain already; -EBUSY if another process (a
  * zombie too) shares its session or process group; -ENOMEM.  While the
- * caller's group has %HGROUP_FREEZE_NEW_PGRP, waits (killably) and is
- * restarted, as setsid() is.
+ * caller's group has %HGROUP_FREEZE_NEW_PGRP, waits and is restarted, as
+ * setsid() is.
  */
 long hgroup_domain_create(void)
 {
@@ -120,7 +120,7 @@ out:
 	if (new)
 		kmem_cache_free(hgroup_leader_cachep, new);
 	if (blocker) {
-		ret = hgroup_wait_unblocked(blocker, seq) ?: restart_syscall();
+		ret = hgroup_wait_unblocked(blocker, seq);
 		hgroup_put(blocker);
 	}
 	return ret;

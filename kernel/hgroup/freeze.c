@@ -22,11 +22,11 @@
  * the setting is changed with tasklist_lock held, so once
  * hgroup_set_attr() has set it no group is made from the group any more.
  * A call held back drops the lock, waits on a hashed wait queue of the
- * group that held it (killably, and freezably, so a group that is also
- * frozen reads frozen) until the setting is lifted or a member leaves the
- * group, and is then restarted from scratch: nothing is looked up outside
- * the lock, and a call for a process that exited or moved meanwhile gets
- * the answer it would get now.
+ * group that held it until the setting is lifted, a member leaves the
+ * group or a signal comes (so that a stop or a freeze, ours or the
+ * cgroup's, is taken at once), and is then restarted from scratch:
+ * nothing is looked up outside the lock, and a call for a process that
+ * exited or moved meanwhile gets the answer it would get now.
  */
 
 #include <linux/freezer.h>
@@ -148,17 +148,16 @@ void hgroup_member_left(struct hgroup *hg)
  * @hg: the group that held it back (a reference is held).
  * @seq: @hg's hgroup::unblock_seq when it did.
  *
- * Sleeps killably and freezably, outside any lock.
+ * Sleeps interruptibly and freezably, outside any lock: a signal, a
+ * job-control stop or a freezer (cgroup's or ours) ends the wait, and is
+ * handled before the call is tried again.
  *
- * Return: 0 when the call may be tried again, -EINTR on a fatal signal.
+ * Return: what makes the call restart.
  */
 int hgroup_wait_unblocked(struct hgroup *hg, unsigned int seq)
 {
-	int ret;
-
-	ret = ___wait_var_event(&hg->unblock_seq,
-				READ_ONCE(hg->unblock_seq) != seq,
-				(TASK_KILLABLE | TASK_FREEZABLE), 0, 0,
-				schedule());
-	return ret ? -EINTR : 0;
+	___wait_var_event(&hg->unblock_seq, READ_ONCE(hg->unblock_seq) != seq,
+			  (TASK_INTERRUPTIBLE | TASK_FREEZABLE), 0, 0,
+			  schedule());
+	return restart_syscall();
 }

@@ -91,6 +91,8 @@ struct hgroup_devs {
  * @mems: allowed memory nodes; NULL for all.
  * @devs: device access list; NULL for no restriction.
  * @freeze: HGROUP_FREEZE_* flags.
+ * @nnp: restricted by a caller without %CAP_SYS_ADMIN over its members:
+ *	every member must have no_new_privs, as for Landlock and seccomp.
  * @unblock_seq: counts the events that may let a group creation held
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
@@ -111,6 +113,7 @@ struct hgroup {
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
 	unsigned int unblock_seq;
+	bool nnp;
 	u64 push_gen;
 	u64 visit;
 	struct rcu_head rcu;
@@ -193,7 +196,8 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		     unsigned int flags);
 long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		     unsigned int flags);
-int hgroup_may_join(struct hgroup *from, struct hgroup *to);
+int hgroup_may_join(struct task_struct *p, struct hgroup *from,
+		    struct hgroup *to);
 
 /* devices.c */
 struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d);

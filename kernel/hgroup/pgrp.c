@@ -224,7 +224,7 @@ int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 		return 0;
 	t = hgroup_other_member(pgrp, p);
 	if (t)
-		return hgroup_may_join(hg, task_hgroup_locked(t));
+		return hgroup_may_join(p, hg, task_hgroup_locked(t));
 	if (hgroup_blocks_new(hg))
 		return hgroup_block_new(hg, &ctx->blocker, &ctx->seq);
 	if (hgroup_blocks_new(mine))
@@ -279,7 +279,7 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
  * hgroup_pgrp_check() held the call back, waits until the group that did
  * lifts its setting or loses a member, and has the call restarted.
  *
- * Return: @err, or what makes the call restart, or -EINTR.
+ * Return: @err, or what makes the call restart.
  */
 int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err)
 {
@@ -289,7 +289,7 @@ int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err)
 		return err;
 	err = hgroup_wait_unblocked(ctx->blocker, ctx->seq);
 	hgroup_put(ctx->blocker);
-	return err ?: restart_syscall();
+	return err;
 }
 
 static int __init hgroup_pgrp_init(void)

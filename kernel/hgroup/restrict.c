@@ -73,6 +73,7 @@ void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 	RCU_INIT_POINTER(hg->mems, hgroup_set_get(hgroup_deref(from->mems)));
 	RCU_INIT_POINTER(hg->devs, hgroup_devs_get(hgroup_deref(from->devs)));
 	hg->freeze = from->freeze;
+	hg->nnp = from->nnp;
 	hg->push_gen = from->push_gen;
 	hg->visit = 0;
 }
@@ -139,14 +140,22 @@ static bool hgroup_allows(const struct hgroup *limit, const struct hgroup *hg,
 }
 
 /* May the caller change @hg at all? */
-static int hgroup_may_change(const struct hgroup *hg)
+static int __hgroup_may_change(const struct hgroup *hg, bool audit)
 {
+	struct user_namespace *ns = ns_of_pid(hg->pgrp)->user_ns;
+
 	if (hg == &init_hgroup)
 		return -EPERM;
 	if (uid_eq(current_euid(), hg->owner) ||
-	    ns_capable(ns_of_pid(hg->pgrp)->user_ns, CAP_SYS_ADMIN))
+	    (audit ? ns_capable(ns, CAP_SYS_ADMIN) :
+		     ns_capable_noaudit(ns, CAP_SYS_ADMIN)))
 		return 0;
 	return -EPERM;
+}
+
+static int hgroup_may_change(const struct hgroup *hg)
+{
+	return __hgroup_may_change(hg, true);
 }
 
 /*
@@ -170,11 +179,66 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c)
 	return 0;
 }
 
+/* Does the change only ever allow more than @hg allows now? */
+static bool hgroup_lifts_only(const struct hgroup *hg,
+			      const struct hgroup_change *c)
+{
+	switch (c->attr) {
+	case HGROUP_ATTR_CPUS:
+	case HGROUP_ATTR_MEMS:
+		return hgroup_set_allows(c->attr, hgroup_set_of(hg, c->attr),
+					 c->set, c->set);
+	case HGROUP_ATTR_DEVICES:
+		return hgroup_devs_subset(hgroup_deref(hg->devs), c->devs);
+	case HGROUP_ATTR_FREEZE:
+		return !(c->freeze & ~hg->freeze);
+	}
+	return false;
+}
+
+/*
+ * May the caller restrict the threads of @hg?  Each one it has no
+ * CAP_SYS_ADMIN over (in the user namespace of the thread's credentials)
+ * must be one it could send a signal to, by uid as kill() checks, and
+ * must have no_new_privs, as a process restricting itself with Landlock
+ * or seccomp must: no set-id program runs under restrictions set by
+ * someone it does not trust, and no container's root restricts a host
+ * process that entered its PID namespace.  *@unpriv tells whether any
+ * thread needed the second rule.
+ */
+static int hgroup_may_restrict(struct hgroup *hg, bool *unpriv)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct task_struct *t;
+	int ret = 0;
+
+	*unpriv = false;
+	rcu_read_lock();
+	for (t = hgroup_next_task(hg, NULL); t && !ret;
+	     t = hgroup_next_task(hg, t)) {
+		tcred = __task_cred(t);
+		if (ns_capable_noaudit(tcred->user_ns, CAP_SYS_ADMIN))
+			continue;
+		*unpriv = true;
+		if ((!uid_eq(cred->euid, tcred->suid) &&
+		     !uid_eq(cred->euid, tcred->uid) &&
+		     !uid_eq(cred->uid, tcred->suid) &&
+		     !uid_eq(cred->uid, tcred->uid)) ||
+		    !task_no_new_privs(t))
+			ret = -EPERM;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
 {
+	bool unpriv;
 	int ret;
 
 	ret = hgroup_may_change(hg);
+	if (!ret && !hgroup_lifts_only(hg, c))
+		ret = hgroup_may_restrict(hg, &unpriv);
 	if (ret)
 		return ret;
 	if ((c->attr == HGROUP_ATTR_CPUS || c->attr == HGROUP_ATTR_MEMS) &&
@@ -187,17 +251,22 @@ static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
 
 /**
  * hgroup_may_join - may a process move from one group into another?
+ * @p: the process.
  * @from: the group it is in.
  * @to: the existing group setpgid() moves it to.
  *
  * A move must not shed a restriction: @to must restrict at least as much
  * as @from (CPUs, nodes, devices, freeze flags), or the caller must be
- * allowed to lift @from as far as @to (see hgroup_check_one()).  Called
- * with tasklist_lock held for writing.
+ * allowed to lift @from as far as @to (see hgroup_check_one()).  Nor may
+ * a process without no_new_privs join a group restricted by a caller
+ * that was not privileged over its members (hgroup::nnp), nor one whose
+ * sets do not meet its cpuset (the cpuset's masks would stay in force).
+ * Called with tasklist_lock held for writing.
  *
  * Return: 0 or -EPERM.
  */
-int hgroup_may_join(struct hgroup *from, struct hgroup *to)
+int hgroup_may_join(struct task_struct *p, struct hgroup *from,
+		    struct hgroup *to)
 {
 	struct hgroup_change c[] = {
 		{ .attr = HGROUP_ATTR_CPUS, .set = hgroup_deref(to->cpus) },
@@ -205,12 +274,25 @@ int hgroup_may_join(struct hgroup *from, struct hgroup *to)
 		{ .attr = HGROUP_ATTR_DEVICES, .devs = hgroup_deref(to->devs) },
 		{ .attr = HGROUP_ATTR_FREEZE, .freeze = to->freeze },
 	};
+	const struct cpumask *cpus = c[0].set ? to_cpumask(c[0].set->bits) :
+					       NULL;
+	const nodemask_t *mems = c[1].set ? (nodemask_t *)c[1].set->bits :
+					    NULL;
+	struct task_struct *t;
 	unsigned int i;
 
+	for_each_thread(p, t) {
+		if (to->nnp && !task_no_new_privs(t))
+			return -EPERM;
+		/* The sets must meet its cpuset, or they would not bind. */
+		if (!cpuset_task_meets(t, cpus, mems))
+			return -EPERM;
+	}
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		if (hgroup_allows(from, from, &c[i]))
 			continue;
-		if (hgroup_may_change(from) || hgroup_may_lift(from, &c[i]))
+		if (__hgroup_may_change(from, false) ||
+		    hgroup_may_lift(from, &c[i]))
 			return -EPERM;
 	}
 	return 0;
@@ -221,6 +303,15 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 	struct hgroup_set __rcu **slot;
 	struct hgroup_devs *devs;
 	struct hgroup_set *set;
+	bool unpriv;
+
+	/*
+	 * Restricted by someone not privileged over its members: from now
+	 * on only tasks with no_new_privs may join.
+	 */
+	if (!hgroup_lifts_only(hg, c) && !hgroup_may_restrict(hg, &unpriv) &&
+	    unpriv)
+		hg->nnp = true;
 
 	switch (c->attr) {
 	case HGROUP_ATTR_CPUS:

@@ -220,7 +220,7 @@ bool hgroup_set_fits(unsigned int attr, const struct hgroup_set *set,
 	else
 		mems = (const nodemask_t *)set->bits;
 	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t))
-		if (!cpuset_task_meets(t, cpus, mems))
+		if (!(t->flags & PF_EXITING) && !cpuset_task_meets(t, cpus, mems))
 			return false;
 	return true;
 }
@@ -260,9 +260,12 @@ void hgroup_apply_sets(void)
 	gen = hg ? smp_load_acquire(&hg->push_gen) : 0;
 	rcu_read_unlock();
 	if (hg) {
+		/* No cpuset update may come between computing and setting. */
+		cpuset_lock();
 		cpuset_cpus_allowed(current, mask);
 		set_cpus_allowed_ptr(current, mask);
 		hgroup_apply_mems();
+		cpuset_unlock();
 		current->hgroup_gen = gen;
 	}
 	free_cpumask_var(mask);
@@ -309,18 +312,23 @@ const nodemask_t *hgroup_task_mems(struct task_struct *p)
  * a task's CPUs, so that the cpuset and the group always bind together.
  *
  * Return: true if @mask was narrowed or the group has no CPU set; false,
- * with @mask unchanged, if the two have no CPU in common (the caller
- * then decides, see Documentation/hgroup.rst).
+ * with @mask unchanged (the cpuset's mask stays in force), if the two
+ * have no active CPU in common.
  */
 bool hgroup_cpus_allowed(struct task_struct *p, struct cpumask *mask)
 {
 	const struct cpumask *cpus;
 	bool ret = true;
 
+	unsigned int cpu;
+
 	rcu_read_lock();
 	cpus = hgroup_task_cpus(p);
 	if (cpus) {
-		ret = cpumask_intersects(mask, cpus);
+		ret = false;
+		for_each_cpu_and(cpu, mask, cpus)
+			if (cpu_active(cpu))
+				ret = true;
 		if (ret)
 			cpumask_and(mask, mask, cpus);
 	}

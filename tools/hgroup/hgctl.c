@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -809,6 +810,12 @@ static int run_setup(const struct opts *o)
 		return report(NULL, errno, "run: setsid");
 	if (sys_set_domainid(0) < 0)
 		return report(domain_hints, errno, "run: set_domainid");
+	/*
+	 * Restricting oneself without privilege needs no_new_privs, as
+	 * for Landlock: the command then gains none by exec.
+	 */
+	if (o->have && geteuid() && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return report(NULL, errno, "run: no_new_privs");
 	return set_opts(&own, o, o->have, 0);
 }
 

@@ -105,7 +105,10 @@
  * - ``EFAULT``: a bad pointer;
  * - ``ESRCH``: no process group @pgid in the caller's PID namespace;
  * - ``EPERM``: the caller may not change the target (see above), or the
- *   target is the initial process group of the kernel threads;
+ *   target is the initial process group of the kernel threads, or the
+ *   change restricts a task the caller has no %CAP_SYS_ADMIN over and
+ *   either could not signal (as kill() checks by uid) or that has not
+ *   set no_new_privs;
  * - ``EACCES``: the change would lift a restriction beyond what the
  *   caller's own group or a group above the target allows;
  * - ``ENOSPC``: hgroup_get_attr(): the device rule buffer is too small;
@@ -233,8 +236,9 @@ struct hgroup_devices {
  * @flags: %HGROUP_FREEZE_ALL stops every task of the group in a freezer
  *	trap, as the cgroup v2 freezer does; %HGROUP_FREEZE_NEW_PGRP makes
  *	every setsid() and set_domainid(), and every setpgid() that would
- *	create a process group, by or for a task of the group block
- *	(killably) until the flag is lifted; once hgroup_set_attr() has set
+ *	create a process group, by or for a task of the group block until
+ *	the flag is lifted (signals are handled meanwhile, and the call
+ *	then blocks again); once hgroup_set_attr() has set
  *	it, no group is being made from the group.  hgroup_set_attr()
  *	replaces the whole setting.
  * @state: output: %HGROUP_STATE_FROZEN once every task of the group is

@@ -10,12 +10,15 @@
  *  - a process moving by setpgid() takes its new group's sets, also after
  *    a domain-scope change gave both groups one generation, and cannot
  *    move into a group that allows more than its own (EPERM);
+ *  - restricting without privilege over the members needs no_new_privs
+ *    in them, and a container's root cannot restrict a host process
+ *    that entered its PID namespace (EPERM);
  *  - a CPU or node set never widens the cpuset: moves into a cpuset it
  *    does not meet fail with ENOSPC (cgroup.procs, as root and as a user
  *    with a delegated subtree, and clone3(CLONE_INTO_CGROUP)); a cpuset
  *    update keeps the group's set; a set that does not meet a member's
  *    cpuset fails with EINVAL; where the cpuset's owner makes them
- *    disjoint, the set is taken within the parent cpuset;
+ *    disjoint, the cpuset's mask is in force, never wider;
  *  - move_pages() to a node outside the group's set fails with EACCES,
  *    as for a cpuset;
  *  - io_uring's SQPOLL thread cannot be bound to a CPU outside the set;
@@ -35,6 +38,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -273,6 +277,175 @@ TEST_F_TIMEOUT(hg, setpgid_into_wider_group_refused, 120)
 	}
 }
 
+/*
+ * A user restricting its own group, or one of its own groups from
+ * outside, needs no_new_privs in every member (EPERM otherwise), so that
+ * no set-id program it then runs is restricted by it; the group then
+ * admits only processes with no_new_privs (setpgid(): EPERM).  The
+ * owner's lifting needs none.
+ */
+TEST_F_TIMEOUT(hg, unprivileged_restrict_needs_no_new_privs, 90)
+{
+	static const struct hgroup_dev_rule null_rule = {
+		.type = HGROUP_DEV_CHAR, .major = 1, .minor = 3,
+		.access = HGROUP_DEV_ACC_ALL,
+	};
+	pid_t a;
+
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pid_t b, c;
+		int p[2];
+		char ch;
+
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(hg_become(1000) == 0);
+		CHILD_CHECK(pipe(p) == 0);
+		b = fork();
+		CHILD_CHECK(b >= 0);
+		if (b == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			CHILD_ERRNO(EPERM, hg_set_cpus(0, CPU0, 0));
+			CHILD_ERRNO(EPERM, hg_set_devices(0,
+							  HGROUP_DEV_POLICY_ALLOW,
+							  &null_rule, 1, 0));
+			CHILD_ERRNO(EPERM, hg_set_freeze(0,
+							 HGROUP_FREEZE_NEW_PGRP,
+							 0));
+			CHILD_CHECK(hg_get_cpus(0) == hg_possible_cpus());
+			CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+			CHILD_CHECK(hg_set_devices(0, HGROUP_DEV_POLICY_ALLOW,
+						   &null_rule, 1, 0) == 0);
+			CHILD_CHECK(write(p[1], "x", 1) == 1);
+			park();
+		}
+		CHILD_CHECK(read(p[0], &ch, 1) == 1);
+		/* From outside, too: b has no_new_privs now. */
+		CHILD_CHECK(hg_set_cpus(b, CPU0, 0) == 0);
+		/* A process without no_new_privs may not join b's group. */
+		c = fork();
+		CHILD_CHECK(c >= 0);
+		if (c == 0) {
+			CHILD_ERRNO(EPERM, setpgid(0, b));
+			CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+			/* Nor shed the device list: restrict first. */
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			CHILD_CHECK(hg_set_cpus(0, CPU0, 0) == 0);
+			CHILD_CHECK(hg_set_devices(0, HGROUP_DEV_POLICY_ALLOW,
+						   &null_rule, 1, 0) == 0);
+			CHILD_CHECK(setpgid(0, b) == 0);
+			_exit(0);
+		}
+		CHILD_CHECK(wait_exit(c) == 0);
+		/* The owner lifts without no_new_privs. */
+		CHILD_CHECK(hg_set_cpus(b, hg_possible_cpus(), 0) == 0);
+		kill(b, SIGKILL);
+		CHILD_CHECK(wait_exit(b) == 128 + SIGKILL);
+		_exit(0);
+	}
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/*
+ * A container's root (CAP_SYS_ADMIN in a user namespace that owns a PID
+ * namespace) cannot restrict a host process that entered that PID
+ * namespace and made a group there (EPERM), though the group's PID
+ * namespace is its own: it could not signal that process either.  A
+ * group of its own is fine.
+ */
+TEST_F_TIMEOUT(hg, userns_root_cannot_restrict_host_process, 90)
+{
+	struct hg_shm *shm = self->shm;
+	char path[64];
+	pid_t u, h;
+	int fd, rc;
+
+	shm->ready = 0;
+	u = fork();
+	ASSERT_LE(0, u);
+	if (u == 0) {
+		pid_t init;
+
+		CHILD_CHECK(setsid() == getpid());
+		if (unshare(CLONE_NEWUSER | CLONE_NEWPID))
+			_exit(4);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		init = fork();
+		CHILD_CHECK(init >= 0);
+		if (init == 0) {
+			pid_t own;
+
+			shm->pid[0] = getpid();
+			hg_ready(shm);
+			CHILD_CHECK(hg_wait_step(shm, 2) == 0);
+			/* k, the host's process, is pid shm->pid[1] here. */
+			CHILD_ERRNO(EPERM, hg_set_devices(shm->pid[1],
+							  HGROUP_DEV_POLICY_DENY,
+							  NULL, 0, 0));
+			CHILD_ERRNO(EPERM, hg_set_freeze(shm->pid[1],
+							 HGROUP_FREEZE_ALL, 0));
+			own = fork();
+			CHILD_CHECK(own >= 0);
+			if (own == 0) {
+				CHILD_CHECK(setsid() == getpid());
+				park();
+			}
+			CHILD_CHECK(HG_POLL(getpgid(own) == own, HG_CHILD_MS));
+			CHILD_CHECK(hg_set_devices(own, HGROUP_DEV_POLICY_DENY,
+						   NULL, 0, 0) == 0);
+			kill(own, SIGKILL);
+			shm->ret[0] = 1;
+			_exit(0);
+		}
+		_exit(hg_wait_exit_timeout(init, HG_CHILD_MS));
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1 || hg_proc_state(u) == 'Z',
+			    HG_CHILD_MS));
+	if (shm->ready != 1) {
+		rc = hg_wait_exit_timeout(u, HG_CHILD_MS);
+		if (rc == 4)
+			SKIP(return, "no user and PID namespaces");
+		ASSERT_EQ(0, rc);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", u);
+	ASSERT_EQ(0, hg_write_file(path, "0 100000 1000"));
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", u);
+	ASSERT_EQ(0, hg_write_file(path, "deny"));
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", u);
+	ASSERT_EQ(0, hg_write_file(path, "0 100000 1000"));
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+
+	/* The host's root enters the namespace; its child makes a group. */
+	h = fork();
+	ASSERT_LE(0, h);
+	if (h == 0) {
+		pid_t k;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/pid_for_children",
+			 u);
+		fd = open(path, O_RDONLY);
+		CHILD_CHECK(fd >= 0);
+		CHILD_CHECK(setns(fd, CLONE_NEWPID) == 0);
+		k = fork();
+		CHILD_CHECK(k >= 0);
+		if (k == 0) {
+			CHILD_CHECK(setsid() == getpid());
+			shm->pid[1] = getpid();
+			park();
+		}
+		/* The namespace's init ends only once k is reaped. */
+		_exit(wait_exit(k) == 128 + SIGKILL ? 0 : 1);
+	}
+	ASSERT_TRUE(HG_POLL(shm->pid[1] > 0, HG_CHILD_MS));
+	hg_set_step(shm, 2);
+	EXPECT_EQ(0, hg_wait_exit_timeout(u, HG_CHILD_MS));
+	EXPECT_EQ(1, shm->ret[0]);
+	EXPECT_EQ(0, hg_wait_exit_timeout(h, HG_CHILD_MS));
+}
+
 /* ---------------------------------------------------------------------- */
 /* CPU and node sets beside cpusets                                        */
 /* ---------------------------------------------------------------------- */
@@ -461,8 +634,9 @@ TEST_F_TIMEOUT(hg, cpuset_move_refused, 120)
  * restricts the user's group to CPU 0, delegates d (CPUs 0-1) and starts
  * the user's process in d/a; the user makes d/b with CPU 1 only and
  * tries to move itself there.  It may move to a cpuset of its own that
- * meets the set (d/c), and making that one disjoint from the set does
- * not shed the set: it is taken within d, root's delegation.
+ * meets the set (d/c); making that one disjoint from the set then puts
+ * the cpuset's mask in force, never anything wider (the documented
+ * price of never widening a cpuset).
  */
 TEST_F_TIMEOUT(hg, cpuset_delegated_move_refused, 120)
 {
@@ -502,9 +676,8 @@ TEST_F_TIMEOUT(hg, cpuset_delegated_move_refused, 120)
 		CHILD_CHECK(mkdir(CGDIR "/d/c", 0755) == 0);
 		CHILD_CHECK(cg_write(CGDIR "/d/c", "cgroup.procs", "0") == 0);
 		CHILD_CHECK(cg_write(CGDIR "/d/c", "cpuset.cpus", "1") == 0);
-		hg_sleep_ms(HG_QUIET_MS);
-		CHILD_CHECK(hg_affinity(0) == CPU0);
-		CHILD_ERRNO(EINVAL, hg_set_affinity(0, CPU1));
+		CHILD_CHECK(HG_POLL(hg_affinity(0) == CPU1, HG_SETTLE_MS));
+		CHILD_ERRNO(EINVAL, hg_set_affinity(0, CPU0));
 		_exit(0);
 	}
 	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
@@ -565,8 +738,8 @@ TEST_F_TIMEOUT(hg, cpuset_clone_into_cgroup_refused, 120)
  * Writing the cpuset's masks again resets every task's masks: the
  * group's sets stay in force (they used to be replaced by the cpuset's).
  * A set that does not meet the member's cpuset is refused with EINVAL.
- * Where the cpuset's owner makes the two disjoint, the set is taken
- * within the parent cpuset (the root's here).
+ * Where the cpuset's owner makes the two disjoint, the cpuset's masks are
+ * in force, never anything wider.
  */
 TEST_F_TIMEOUT(hg, cpuset_update_keeps_group_sets, 120)
 {
@@ -599,18 +772,18 @@ TEST_F_TIMEOUT(hg, cpuset_update_keeps_group_sets, 120)
 		EXPECT_EQ(1UL, hg_get_mask(a, HGROUP_ATTR_MEMS));
 	}
 
-	/* The cpuset's owner makes them disjoint: the parent's CPUs. */
-	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.cpus", "1"));
-	hg_sleep_ms(HG_QUIET_MS);
-	EXPECT_EQ(CPU0, hg_affinity(a));
-	if (mems) {
-		ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "1"));
-		hg_sleep_ms(HG_QUIET_MS);
-		EXPECT_EQ(1UL, task_mems(a));
-	}
 	/* sched_setaffinity() stays within the set too. */
 	EXPECT_ERRNO(EINVAL, hg_set_affinity(a, CPU1));
 	EXPECT_EQ(CPU0, hg_affinity(a));
+
+	/* The cpuset's owner makes them disjoint: the cpuset's masks. */
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.cpus", "1"));
+	EXPECT_TRUE(HG_POLL(hg_affinity(a) == CPU1, HG_SETTLE_MS));
+	EXPECT_ERRNO(EINVAL, hg_set_affinity(a, CPU0));
+	if (mems) {
+		ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "1"));
+		EXPECT_TRUE(HG_POLL(task_mems(a) == 2UL, HG_SETTLE_MS));
+	}
 	kill(a, SIGKILL);
 	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(a, HG_CHILD_MS));
 	cg_cleanup();
@@ -669,6 +842,57 @@ TEST_F_TIMEOUT(hg, setpgid_after_domain_scope_change_takes_set, 120)
 	ASSERT_TRUE(HG_POLL(hg_affinity(shm->pid[0]) == CPU0, HG_SETTLE_MS));
 	hg_set_step(shm, 1);
 	EXPECT_EQ(0, hg_wait_exit_timeout(l, HG_CHILD_MS));
+}
+
+/*
+ * setpgid() into a group whose CPU set does not meet the mover's cpuset
+ * (CPU 1 only, the set CPU 0) is refused (EPERM): the set would not bind
+ * there.  Into a group without a set it works.
+ */
+TEST_F_TIMEOUT(hg, setpgid_into_group_outside_cpuset_refused, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a;
+
+	if (cg_setup(_metadata))
+		return;
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pid_t x, y;
+
+		CHILD_CHECK(setsid() == getpid());
+		x = fork();
+		CHILD_CHECK(x >= 0);
+		if (x == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(x) == x, HG_CHILD_MS));
+		shm->pid[0] = x;
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		y = fork();
+		CHILD_CHECK(y >= 0);
+		if (y == 0) {
+			CHILD_CHECK(cg_write(CGDIR "/b", "cgroup.procs",
+					     "0") == 0);
+			CHILD_ERRNO(EPERM, setpgid(0, x));
+			CHILD_CHECK(getpgrp() == getppid());
+			CHILD_CHECK(hg_affinity(0) == CPU1);
+			_exit(0);
+		}
+		CHILD_CHECK(wait_exit(y) == 0);
+		kill(x, SIGKILL);
+		CHILD_CHECK(wait_exit(x) == 128 + SIGKILL);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(shm->pid[0], CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	cg_cleanup();
 }
 
 /* ---------------------------------------------------------------------- */

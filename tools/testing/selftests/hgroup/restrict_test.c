@@ -2508,10 +2508,10 @@ TEST_F_TIMEOUT(hg, perm_owner_is_creator_euid, 90)
 }
 
 /*
- * uid 1000 owns the group it makes: it may tighten it (also from inside),
- * and lift it from outside only as far as its own group allows; uid 1001
- * may do neither, whether tightening or lifting (EPERM before EACCES),
- * but may read.
+ * uid 1000 owns the group it makes: it may tighten it (also from inside,
+ * with no_new_privs), and lift it from outside only as far as its own
+ * group allows; uid 1001 may do neither, whether tightening or lifting
+ * (EPERM before EACCES), but may read.
  *
  *   a: root's group, a itself uid 1000      (owner: root)
  *   b: b's group, made by b as uid 1000     (owner: uid 1000)
@@ -2558,6 +2558,9 @@ TEST_F_TIMEOUT(hg, perm_uid_matrix, 90)
 		CHILD_CHECK(b >= 0);
 		if (b == 0) {
 			CHILD_CHECK(setsid() == getpid());
+			/* Restricting oneself needs no_new_privs. */
+			CHILD_ERRNO(EPERM, hg_set_cpus(0, CPU0, 0));
+			CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
 			CHILD_CHECK(hg_set_cpus(0, CPU0, 0) == 0);
 			CHILD_CHECK(hg_get_cpus(0) == CPU0);
 			CHILD_ERRNO(EACCES, hg_set_cpus(0, possible, 0));
