@@ -139,6 +139,14 @@ then admits by setpgid() only processes with no_new_privs.  So a user
 cannot restrict a set-id program it runs, nor a container's root a host
 process that entered its PID namespace.
 
+Each kind of restriction is a struct hgroup_restriction of operations
+(parse, copy, compare with a bound, check against the members, apply,
+commit, report) in a file of its own; restrict.c keeps the generic rule.
+A change is checked under RCU, then checked again for the groups made
+or joined meanwhile and made under tasklist_lock held for reading, so
+that no user's domain-scope change over many groups holds up fork or
+exit elsewhere.
+
 The hooks in copy_process(), __unhash_process(), de_thread(), setpgid(),
 setsid(), the cpuset code, inode_permission(), vfs_mknod() and
 bdev_permission() are single calls.  Nothing allocates or sleeps under
@@ -196,10 +204,21 @@ root and from a delegated subtree, clone3(CLONE_INTO_CGROUP)), cpuset
 updates, move_pages(), io_uring SQPOLL affinity, mounting a denied
 block device, setpgid() into a group that allows more or whose sets
 miss the mover's cpuset, set_domainid() from a group that leads a
-domain, restricting without no_new_privs or from a user namespace.
+domain, restricting without no_new_privs or from a user namespace, a
+join racing a restriction.
 
 hgctl_test: the hgctl tool, including apply --recursive under a
 setsid() storm.
+
+stress_test: 8 workers, root and not, with and without no_new_privs,
+call the hgroup system calls with random valid and invalid arguments
+among fork, exit, setsid(), setpgid(), set_domainid(), unshare() and
+exec, from a printed seed; every result must be a documented one, and
+every object count returns to its start.  Twice as long on the debug
+kernel.
+
+bench_stall (not run as a test): fork+exit latency while another user
+repeats domain-scope changes over 1,200 groups.
 EOF2
 
 # 8. The tool.

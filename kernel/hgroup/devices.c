@@ -41,7 +41,8 @@ void hgroup_devs_put(struct hgroup_devs *devs)
  * Return: the new list (one reference), NULL for "no restriction", or an
  * ERR_PTR(): -EINVAL for a bad policy, count or rule, -EFAULT, -ENOMEM.
  */
-struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d)
+static struct hgroup_devs *
+hgroup_devs_from_user(const struct hgroup_devices *d)
 {
 	struct hgroup_devs *devs;
 	u32 i;
@@ -85,8 +86,8 @@ struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d)
  *
  * Return: 0, -ENOSPC if the buffer is too small, or -EFAULT.
  */
-int hgroup_devs_to_user(const struct hgroup_devs *devs,
-			struct hgroup_devices *d)
+static int hgroup_devs_to_user(const struct hgroup_devs *devs,
+			       struct hgroup_devices *d)
 {
 	u32 n = devs ? devs->nr_rules : 0, room = d->nr_rules;
 
@@ -166,8 +167,8 @@ static bool hgroup_devs_allow_all(const struct hgroup_devs *d)
  *
  * Return: true if every access @a allows, @b allows too.
  */
-bool hgroup_devs_subset(const struct hgroup_devs *a,
-			const struct hgroup_devs *b)
+static bool hgroup_devs_subset(const struct hgroup_devs *a,
+			       const struct hgroup_devs *b)
 {
 	u32 i;
 
@@ -192,6 +193,88 @@ bool hgroup_devs_subset(const struct hgroup_devs *a,
 	}
 	return true;
 }
+
+static int hgroup_devices_parse(struct hgroup_change *c, const void *kattr)
+{
+	c->devs = hgroup_devs_from_user(kattr);
+	if (IS_ERR(c->devs)) {
+		int ret = PTR_ERR(c->devs);
+
+		c->devs = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+static void hgroup_devices_get(struct hgroup_change *c)
+{
+	hgroup_devs_get(c->devs);
+}
+
+static void hgroup_devices_put(struct hgroup_change *c)
+{
+	hgroup_devs_put(c->devs);
+}
+
+static void hgroup_devices_copy(struct hgroup *hg, const struct hgroup *from)
+{
+	RCU_INIT_POINTER(hg->devs, hgroup_devs_get(hgroup_deref(from->devs)));
+}
+
+static void hgroup_devices_release(struct hgroup *hg)
+{
+	hgroup_devs_put(rcu_dereference_raw(hg->devs));
+}
+
+static void hgroup_devices_value(const struct hgroup *hg,
+				 struct hgroup_change *c)
+{
+	c->devs = hgroup_deref(hg->devs);
+}
+
+static bool hgroup_devices_allows(const struct hgroup *limit,
+				  const struct hgroup *hg,
+				  const struct hgroup_change *c)
+{
+	return hgroup_devs_subset(c->devs, hgroup_deref(hg->devs)) ||
+	       hgroup_devs_subset(c->devs, hgroup_deref(limit->devs));
+}
+
+static bool hgroup_devices_lifts_only(const struct hgroup *hg,
+				      const struct hgroup_change *c)
+{
+	return hgroup_devs_subset(hgroup_deref(hg->devs), c->devs);
+}
+
+static void hgroup_devices_apply(struct hgroup *hg,
+				 const struct hgroup_change *c)
+{
+	struct hgroup_devs *devs = hgroup_deref(hg->devs);
+
+	rcu_assign_pointer(hg->devs, hgroup_devs_get(c->devs));
+	hgroup_devs_put(devs);
+}
+
+static int hgroup_devices_to_user(const struct hgroup_change *c, void *kattr)
+{
+	return hgroup_devs_to_user(c->devs, kattr);
+}
+
+const struct hgroup_restriction hgroup_devices_restriction = {
+	.attr		= HGROUP_ATTR_DEVICES,
+	.size_ver0	= HGROUP_DEVICES_SIZE_VER0,
+	.size		= sizeof(struct hgroup_devices),
+	.parse		= hgroup_devices_parse,
+	.get		= hgroup_devices_get,
+	.put		= hgroup_devices_put,
+	.copy		= hgroup_devices_copy,
+	.release	= hgroup_devices_release,
+	.value		= hgroup_devices_value,
+	.allows		= hgroup_devices_allows,
+	.lifts_only	= hgroup_devices_lifts_only,
+	.apply		= hgroup_devices_apply,
+	.to_user	= hgroup_devices_to_user,
+};
 
 static bool hgroup_devs_allow(const struct hgroup_devs *d, u32 type,
 			      u32 major, u32 minor, u32 access)

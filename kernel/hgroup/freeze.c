@@ -65,16 +65,14 @@ static void hgroup_unblock(struct hgroup *hg)
 	wake_up_var(&hg->unblock_seq);
 }
 
-/**
- * hgroup_freeze_set - change the freeze setting of a group
- * @hg: the group.
- * @flags: HGROUP_FREEZE_* flags.
- *
- * Called with hgroup_attr_mutex and tasklist_lock held.
+/*
+ * Change the freeze setting of a group; hgroup_attr_mutex and
+ * tasklist_lock held.
  */
-void hgroup_freeze_set(struct hgroup *hg, unsigned int flags)
+static void hgroup_freeze_apply(struct hgroup *hg,
+				const struct hgroup_change *c)
 {
-	unsigned int old = hg->freeze;
+	unsigned int old = hg->freeze, flags = c->freeze;
 	struct task_struct *t;
 
 	WRITE_ONCE(hg->freeze, flags);
@@ -96,16 +94,11 @@ static bool hgroup_task_frozen(struct task_struct *t)
 	       READ_ONCE(t->__state) & TASK_FREEZABLE;
 }
 
-/**
- * hgroup_frozen - is every thread of a group frozen?
- * @hg: the group.
- *
- * Called with tasklist_lock held.
- *
- * Return: true if "freeze all" is set and no thread of the group can
- * return to user space.
+/*
+ * Is "freeze all" set and no thread of @hg able to return to user space?
+ * tasklist_lock held.
  */
-bool hgroup_frozen(struct hgroup *hg)
+static bool hgroup_frozen(struct hgroup *hg)
 {
 	struct task_struct *t;
 
@@ -117,6 +110,63 @@ bool hgroup_frozen(struct hgroup *hg)
 			return false;
 	return true;
 }
+
+static int hgroup_freeze_parse(struct hgroup_change *c, const void *kattr)
+{
+	const struct hgroup_freeze *fz = kattr;
+
+	if (fz->state ||
+	    fz->flags & ~(HGROUP_FREEZE_ALL | HGROUP_FREEZE_NEW_PGRP))
+		return -EINVAL;
+	c->freeze = fz->flags;
+	return 0;
+}
+
+static void hgroup_freeze_copy(struct hgroup *hg, const struct hgroup *from)
+{
+	hg->freeze = from->freeze;
+}
+
+static void hgroup_freeze_value(const struct hgroup *hg,
+				struct hgroup_change *c)
+{
+	c->freeze = hg->freeze;
+}
+
+/* A flag may be cleared only where @limit does not have it. */
+static bool hgroup_freeze_allows(const struct hgroup *limit,
+				 const struct hgroup *hg,
+				 const struct hgroup_change *c)
+{
+	return !(limit->freeze & hg->freeze & ~c->freeze);
+}
+
+static bool hgroup_freeze_lifts_only(const struct hgroup *hg,
+				     const struct hgroup_change *c)
+{
+	return !(c->freeze & ~hg->freeze);
+}
+
+static void hgroup_freeze_read(struct hgroup *hg, void *kattr)
+{
+	struct hgroup_freeze *fz = kattr;
+
+	fz->flags = hg->freeze;
+	fz->state = hgroup_frozen(hg) ? HGROUP_STATE_FROZEN : 0;
+}
+
+const struct hgroup_restriction hgroup_freeze_restriction = {
+	.attr		= HGROUP_ATTR_FREEZE,
+	.size_ver0	= HGROUP_FREEZE_SIZE_VER0,
+	.size		= sizeof(struct hgroup_freeze),
+	.parse		= hgroup_freeze_parse,
+	.copy		= hgroup_freeze_copy,
+	.value		= hgroup_freeze_value,
+	.allows		= hgroup_freeze_allows,
+	.lifts_only	= hgroup_freeze_lifts_only,
+	.apply		= hgroup_freeze_apply,
+	.read		= hgroup_freeze_read,
+};
 
 /**
  * hgroup_blocks_new - may no process group be made from this one now?

@@ -28,10 +28,13 @@
  * objects (NULL meaning unrestricted), shared by every process group that
  * has the same one: a new group takes a reference to its creator's.  A
  * change builds a new object and swaps the pointers.  Changes are
- * serialised by hgroup_attr_mutex and made with tasklist_lock held for
- * reading, so fork, setpgid() and setsid(), which read the restrictions
- * with tasklist_lock held for writing, see each change whole, and a walk
- * over a group's tasks misses no task that joins it concurrently.
+ * serialised by hgroup_attr_mutex.  They are checked under RCU, without
+ * holding up fork, exit, setsid() or setpgid(), then made with
+ * tasklist_lock held for reading after the groups made or joined
+ * meanwhile are checked again (hgroup::checked), so fork, setpgid() and
+ * setsid(), which read the restrictions with tasklist_lock held for
+ * writing, see each change whole, and none of them brings a member in
+ * that the change was not checked against.
  */
 #ifndef _KERNEL_HGROUP_HGROUP_H
 #define _KERNEL_HGROUP_HGROUP_H
@@ -99,7 +102,13 @@ struct hgroup_devs {
  *	hgroup_attr_mutex.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
  *	whose task_struct::hgroup_gen differs has yet to apply them.
+ * @join_seq: counts processes joining the group by setpgid(); written
+ *	with tasklist_lock held for writing.
  * @visit: marks the group during one walk over a domain.
+ * @checked: the hgroup_set_attr() call that last checked the group, and
+ * @checked_join: its @join_seq then, and
+ * @bind_nnp: whether that call's change sets @nnp; all three written
+ *	with hgroup_attr_mutex held.
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
@@ -114,8 +123,12 @@ struct hgroup {
 	unsigned int freeze;
 	unsigned int unblock_seq;
 	bool nnp;
+	bool bind_nnp;
+	unsigned int join_seq;
+	unsigned int checked_join;
 	u64 push_gen;
 	u64 visit;
+	u64 checked;
 	struct rcu_head rcu;
 };
 
@@ -181,6 +194,113 @@ static inline struct hgroup *hgroup_get(struct hgroup *hg)
 
 void hgroup_put(struct hgroup *hg);
 extern struct mutex hgroup_attr_mutex;
+
+/* A restriction of a group, read by hgroup_attr_mutex or tasklist_lock. */
+#define hgroup_deref(p)							\
+	rcu_dereference_check(p, lockdep_is_held(&hgroup_attr_mutex) ||	\
+			      lockdep_is_held(&tasklist_lock))
+
+struct hgroup_restriction;
+
+/**
+ * struct hgroup_change - a value of one restriction
+ * @ops: the kind of restriction.
+ * @domain_scope: the change is for every group of @domain at once.
+ * @domain: the domain of the target group.
+ * @id: tells the groups this call checked, see hgroup::checked.
+ * @set: the value of a CPU or node set.
+ * @devs: the value of a device list.
+ * @freeze: the value of the freeze flags.
+ * @tasks_max: the value of a task limit.
+ *
+ * A change is built from the caller's attribute before any lock is
+ * taken; a value read from a group is borrowed unless the kind's @get
+ * takes a reference.
+ */
+struct hgroup_change {
+	const struct hgroup_restriction *ops;
+	bool domain_scope;
+	struct hgroup_domain *domain;
+	u64 id;
+	union {
+		struct hgroup_set *set;
+		struct hgroup_devs *devs;
+		unsigned int freeze;
+		u64 tasks_max;
+	};
+};
+
+/**
+ * struct hgroup_restriction - the operations of one kind of restriction
+ * @attr: its HGROUP_ATTR_* number.
+ * @size_ver0: the size of the first version of its UAPI structure.
+ * @size: the size of its UAPI structure as this kernel knows it.
+ * @per_domain: a restriction of the whole domain, kept with its leader;
+ *	it is named with %HGROUP_SCOPE_DOMAIN only.
+ * @no_trust: restricting it needs no trust by the members (see
+ *	hgroup_may_restrict() in restrict.c).
+ * @disabled: not in this kernel's configuration (%EOPNOTSUPP).
+ * @cpusets: checked against the members' cpusets: cpuset_lock() is held
+ *	from the check to the change.
+ * @parse: check an attribute from hgroup_set_attr() (in kernel memory;
+ *	user pointers in it not yet read) and build @c's value.
+ * @get: take a reference to @c's value; optional.
+ * @put: drop a reference to @c's value, if it has one; optional.
+ * @copy: give the new group @hg the value of @from; tasklist_lock held
+ *	for writing.  Optional.
+ * @release: @hg is being freed; optional.
+ * @value: make @c's value the one @hg has (borrowed).
+ * @allows: does @limit allow everything @c gives @hg beyond what @hg
+ *	has?  With @limit == @hg: is @c no lift at all?
+ * @lifts_only: does @c allow at least everything @hg allows now?
+ * @fits: can @hg take @c, given its members?  Optional.
+ * @may_join: does @to's value leave the thread @t something to run on?
+ *	Optional.
+ * @apply: give @hg the value of @c; tasklist_lock held for reading.
+ * @commit: after @apply, under RCU only: make the members of @hg take
+ *	the new value (the virtual signal); optional.
+ * @read: fill in the output fields of @kattr from @hg; optional.
+ * @to_user: after the locks are dropped, copy @c's value (held with
+ *	@get) out through @kattr's user pointers; optional.
+ *
+ * Everything but @parse, @get, @put, @release and @to_user is called
+ * with hgroup_attr_mutex or tasklist_lock held, so that the value of a
+ * group cannot change under it; @fits may be called under RCU with
+ * hgroup_attr_mutex, and must not sleep.  A kind plugs in with one entry in
+ * hgroup_restrictions[] (restrict.c); the generic rule (permission,
+ * hierarchy, atomic domain scope) is not its business.
+ */
+struct hgroup_restriction {
+	unsigned int attr;
+	size_t size_ver0;
+	size_t size;
+	bool per_domain;
+	bool no_trust;
+	bool disabled;
+	bool cpusets;
+	int (*parse)(struct hgroup_change *c, const void *kattr);
+	void (*get)(struct hgroup_change *c);
+	void (*put)(struct hgroup_change *c);
+	void (*copy)(struct hgroup *hg, const struct hgroup *from);
+	void (*release)(struct hgroup *hg);
+	void (*value)(const struct hgroup *hg, struct hgroup_change *c);
+	bool (*allows)(const struct hgroup *limit, const struct hgroup *hg,
+		       const struct hgroup_change *c);
+	bool (*lifts_only)(const struct hgroup *hg,
+			   const struct hgroup_change *c);
+	bool (*fits)(struct hgroup *hg, const struct hgroup_change *c);
+	bool (*may_join)(struct task_struct *t, const struct hgroup *to);
+	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
+	void (*commit)(struct hgroup *hg, const struct hgroup_change *c);
+	void (*read)(struct hgroup *hg, void *kattr);
+	int (*to_user)(const struct hgroup_change *c, void *kattr);
+};
+
+extern const struct hgroup_restriction hgroup_cpus_restriction;
+extern const struct hgroup_restriction hgroup_mems_restriction;
+extern const struct hgroup_restriction hgroup_devices_restriction;
+extern const struct hgroup_restriction hgroup_freeze_restriction;
+extern const struct hgroup_restriction hgroup_tasks_restriction;
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from);
 
@@ -190,6 +310,7 @@ long hgroup_domain_of(pid_t pid);
 void hgroup_domain_free(struct hgroup *leader);
 
 /* restrict.c */
+const struct hgroup_restriction *hgroup_restriction(unsigned int attr);
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from);
 void hgroup_restrict_release(struct hgroup *hg);
 long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
@@ -200,11 +321,6 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 		    struct hgroup *to);
 
 /* devices.c */
-struct hgroup_devs *hgroup_devs_from_user(const struct hgroup_devices *d);
-bool hgroup_devs_subset(const struct hgroup_devs *a,
-			const struct hgroup_devs *b);
-int hgroup_devs_to_user(const struct hgroup_devs *devs,
-			struct hgroup_devices *d);
 struct hgroup_devs *hgroup_devs_get(struct hgroup_devs *devs);
 void hgroup_devs_put(struct hgroup_devs *devs);
 
@@ -217,8 +333,6 @@ void hgroup_moved(struct task_struct *p, const struct hgroup *from,
 		  const struct hgroup *to);
 
 /* freeze.c */
-void hgroup_freeze_set(struct hgroup *hg, unsigned int flags);
-bool hgroup_frozen(struct hgroup *hg);
 void hgroup_freeze_task(struct task_struct *t, bool freeze);
 bool hgroup_blocks_new(const struct hgroup *hg);
 int hgroup_block_new(struct hgroup *hg, struct hgroup **blocker,
@@ -229,15 +343,6 @@ int hgroup_wait_unblocked(struct hgroup *hg, unsigned int seq);
 /* sets.c */
 void hgroup_set_put(struct hgroup_set *set);
 struct hgroup_set *hgroup_set_get(struct hgroup_set *set);
-int hgroup_set_from_user(unsigned int attr, const struct hgroup_mask *m,
-			 struct hgroup_set **out);
-int hgroup_set_to_user(unsigned int attr, const struct hgroup_set *set,
-		       const struct hgroup_mask *m);
-bool hgroup_set_allows(unsigned int attr, const struct hgroup_set *new,
-		       const struct hgroup_set *cur,
-		       const struct hgroup_set *limit);
-bool hgroup_set_fits(unsigned int attr, const struct hgroup_set *set,
-		     struct hgroup *hg);
 void hgroup_apply_sets(void);
 
 /* tasks.c */

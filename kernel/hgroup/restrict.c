@@ -3,6 +3,12 @@
  * hgroups: the restrictions of a process group and the rule for changing
  * them.
  *
+ * Each kind of restriction (CPUs, nodes, devices, freezing, the task
+ * limit) is a struct hgroup_restriction in a file of its own, which knows
+ * how its value is parsed, compared, copied to a new group, applied and
+ * read back; this file holds only the generic rule: who may change what,
+ * the hierarchy, and the domain scope applied as one step.
+ *
  * hgroup_attr_set() is all of hgroup_set_attr() once its argument is in
  * kernel memory.  It builds the new value before taking any lock, then, under
  * hgroup_attr_mutex and tasklist_lock held for reading, finds the target
@@ -22,99 +28,82 @@
 #include <linux/cpuset.h>
 #include <linux/cred.h>
 #include <linux/pid_namespace.h>
-#include <linux/sched/stat.h>
-#include <linux/slab.h>
-#include <linux/uaccess.h>
+#include <linux/nospec.h>
 
 #include "hgroup.h"
 
 /* Serialises changes of restrictions, see hgroup.h. */
 DEFINE_MUTEX(hgroup_attr_mutex);
 
-/* Counters for hgroup::push_gen and hgroup::visit; hgroup_attr_mutex. */
-static u64 hgroup_gen_seq;
+/* Counter for hgroup::visit; hgroup_attr_mutex. */
 static u64 hgroup_visit_seq;
 
-/* A change, built before any lock is taken. */
-struct hgroup_change {
-	unsigned int attr;
-	bool domain_scope;
-	struct hgroup_domain *domain;
-	struct hgroup_set *set;
-	struct hgroup_devs *devs;
-	unsigned int freeze;
-	u64 tasks_max;
-	u64 visit;
+/* The kinds of restriction, by HGROUP_ATTR_* number. */
+static const struct hgroup_restriction *const hgroup_restrictions[] = {
+	[HGROUP_ATTR_CPUS] = &hgroup_cpus_restriction,
+	[HGROUP_ATTR_MEMS] = &hgroup_mems_restriction,
+	[HGROUP_ATTR_DEVICES] = &hgroup_devices_restriction,
+	[HGROUP_ATTR_FREEZE] = &hgroup_freeze_restriction,
+	[HGROUP_ATTR_TASKS] = &hgroup_tasks_restriction,
 };
 
-#define hgroup_deref(p)							\
-	rcu_dereference_check(p, lockdep_is_held(&hgroup_attr_mutex) ||	\
-			      lockdep_is_held(&tasklist_lock))
-
-/* The set of @hg that @attr is about. */
-static struct hgroup_set *hgroup_set_of(const struct hgroup *hg,
-					unsigned int attr)
+/**
+ * hgroup_restriction - the kind of restriction an attribute is
+ * @attr: HGROUP_ATTR_* number, from user space.
+ *
+ * Return: the kind, or NULL if @attr names none.
+ */
+const struct hgroup_restriction *hgroup_restriction(unsigned int attr)
 {
-	return attr == HGROUP_ATTR_CPUS ? hgroup_deref(hg->cpus) :
-		hgroup_deref(hg->mems);
+	if (attr >= ARRAY_SIZE(hgroup_restrictions))
+		return NULL;
+	return hgroup_restrictions[array_index_nospec(attr,
+				   ARRAY_SIZE(hgroup_restrictions))];
 }
 
-/* The slot of @hg that holds the set @attr is about. */
-static struct hgroup_set __rcu **hgroup_slot(struct hgroup *hg,
-					     unsigned int attr)
+/* The next kind after number *@i, NULL after the last; *@i counts. */
+static const struct hgroup_restriction *hgroup_next_restriction(unsigned int *i)
 {
-	return attr == HGROUP_ATTR_CPUS ? &hg->cpus : &hg->mems;
+	while (++*i < ARRAY_SIZE(hgroup_restrictions))
+		if (hgroup_restrictions[*i])
+			return hgroup_restrictions[*i];
+	return NULL;
 }
+
+/* Every kind of restriction @r, in HGROUP_ATTR_* order. */
+#define for_each_restriction(r)						\
+	for (unsigned int __i = 0; ((r) = hgroup_next_restriction(&__i)); )
 
 /* Take @from's restrictions for the new group @hg; tasklist_lock held. */
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 {
-	RCU_INIT_POINTER(hg->cpus, hgroup_set_get(hgroup_deref(from->cpus)));
-	RCU_INIT_POINTER(hg->mems, hgroup_set_get(hgroup_deref(from->mems)));
-	RCU_INIT_POINTER(hg->devs, hgroup_devs_get(hgroup_deref(from->devs)));
-	hg->freeze = from->freeze;
+	const struct hgroup_restriction *r;
+
+	for_each_restriction(r)
+		if (r->copy)
+			r->copy(hg, from);
 	hg->nnp = from->nnp;
-	hg->push_gen = from->push_gen;
+	hg->bind_nnp = false;
+	hg->join_seq = 0;
+	hg->checked_join = 0;
 	hg->visit = 0;
+	hg->checked = 0;
 }
 
 /* @hg is being freed: drop its restrictions. */
 void hgroup_restrict_release(struct hgroup *hg)
 {
-	hgroup_set_put(rcu_dereference_raw(hg->cpus));
-	hgroup_set_put(rcu_dereference_raw(hg->mems));
-	hgroup_devs_put(rcu_dereference_raw(hg->devs));
+	const struct hgroup_restriction *r;
+
+	for_each_restriction(r)
+		if (r->release)
+			r->release(hg);
 }
 
-/* Check a new value and build it, before any lock is taken. */
-static int hgroup_change_init(struct hgroup_change *c, const void *kattr)
+static void hgroup_change_put(struct hgroup_change *c)
 {
-	const struct hgroup_freeze *fz = kattr;
-	const struct hgroup_tasks *tasks = kattr;
-
-	switch (c->attr) {
-	case HGROUP_ATTR_MEMS:
-		if (!IS_ENABLED(CONFIG_CPUSETS))
-			return -EOPNOTSUPP;
-		fallthrough;
-	case HGROUP_ATTR_CPUS:
-		return hgroup_set_from_user(c->attr, kattr, &c->set);
-	case HGROUP_ATTR_DEVICES:
-		c->devs = hgroup_devs_from_user(kattr);
-		return PTR_ERR_OR_ZERO(c->devs);
-	case HGROUP_ATTR_FREEZE:
-		if (fz->state ||
-		    fz->flags & ~(HGROUP_FREEZE_ALL | HGROUP_FREEZE_NEW_PGRP))
-			return -EINVAL;
-		c->freeze = fz->flags;
-		return 0;
-	case HGROUP_ATTR_TASKS:
-		if (tasks->nr_tasks)
-			return -EINVAL;
-		c->tasks_max = tasks->max;
-		return 0;
-	}
-	return -EINVAL;
+	if (c->ops->put)
+		c->ops->put(c);
 }
 
 /*
@@ -124,19 +113,7 @@ static int hgroup_change_init(struct hgroup_change *c, const void *kattr)
 static bool hgroup_allows(const struct hgroup *limit, const struct hgroup *hg,
 			  const struct hgroup_change *c)
 {
-	switch (c->attr) {
-	case HGROUP_ATTR_CPUS:
-	case HGROUP_ATTR_MEMS:
-		return hgroup_set_allows(c->attr, c->set,
-					 hgroup_set_of(hg, c->attr),
-					 hgroup_set_of(limit, c->attr));
-	case HGROUP_ATTR_DEVICES:
-		return hgroup_devs_subset(c->devs, hgroup_deref(hg->devs)) ||
-		       hgroup_devs_subset(c->devs, hgroup_deref(limit->devs));
-	case HGROUP_ATTR_FREEZE:
-		return !(limit->freeze & hg->freeze & ~c->freeze);
-	}
-	return false;
+	return c->ops->allows(limit, hg, c);
 }
 
 /* May the caller change @hg at all? */
@@ -179,23 +156,6 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c)
 	return 0;
 }
 
-/* Does the change only ever allow more than @hg allows now? */
-static bool hgroup_lifts_only(const struct hgroup *hg,
-			      const struct hgroup_change *c)
-{
-	switch (c->attr) {
-	case HGROUP_ATTR_CPUS:
-	case HGROUP_ATTR_MEMS:
-		return hgroup_set_allows(c->attr, hgroup_set_of(hg, c->attr),
-					 c->set, c->set);
-	case HGROUP_ATTR_DEVICES:
-		return hgroup_devs_subset(hgroup_deref(hg->devs), c->devs);
-	case HGROUP_ATTR_FREEZE:
-		return !(c->freeze & ~hg->freeze);
-	}
-	return false;
-}
-
 /*
  * May the caller restrict the threads of @hg?  Each one it has no
  * CAP_SYS_ADMIN over (in the user namespace of the thread's credentials)
@@ -231,22 +191,54 @@ static int hgroup_may_restrict(struct hgroup *hg, bool *unpriv)
 	return ret;
 }
 
+/* Is @c a change of @hg that needs hgroup_may_restrict()? */
+static bool hgroup_restricts(const struct hgroup *hg,
+			     const struct hgroup_change *c)
+{
+	return !c->ops->no_trust && !c->ops->lifts_only(hg, c);
+}
+
+/*
+ * Check a change of @hg, and note in @hg that this call (@c->id) did, as
+ * of which members, and whether the change binds the members to
+ * no_new_privs.  Called twice for a group whose members changed between
+ * the check under RCU and the change under tasklist_lock.
+ */
 static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
 {
-	bool unpriv;
+	/* Pairs with the release in hgroup_pgrp_join(). */
+	unsigned int seq = smp_load_acquire(&hg->join_seq);
+	bool unpriv = false, restricts;
 	int ret;
 
 	ret = hgroup_may_change(hg);
-	if (!ret && !hgroup_lifts_only(hg, c))
+	restricts = hgroup_restricts(hg, c);
+	if (!ret && restricts)
 		ret = hgroup_may_restrict(hg, &unpriv);
 	if (ret)
 		return ret;
-	if ((c->attr == HGROUP_ATTR_CPUS || c->attr == HGROUP_ATTR_MEMS) &&
-	    !hgroup_set_fits(c->attr, c->set, hg))
+	if (c->ops->fits && !c->ops->fits(hg, c))
 		return -EINVAL;
-	if (hgroup_allows(hg, hg, c))
+	if (!hgroup_allows(hg, hg, c)) {
+		ret = hgroup_may_lift(hg, c);
+		if (ret)
+			return ret;
+	}
+	hg->checked = c->id;
+	hg->checked_join = seq;
+	hg->bind_nnp = restricts && unpriv;
+	return 0;
+}
+
+/*
+ * Under tasklist_lock: check again a group that was not checked under
+ * RCU (it is new) or that a process joined since.
+ */
+static int hgroup_recheck_one(struct hgroup *hg, struct hgroup_change *c)
+{
+	if (hg->checked == c->id && hg->checked_join == hg->join_seq)
 		return 0;
-	return hgroup_may_lift(hg, c);
+	return hgroup_check_one(hg, c);
 }
 
 /**
@@ -268,31 +260,26 @@ static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
 int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 		    struct hgroup *to)
 {
-	struct hgroup_change c[] = {
-		{ .attr = HGROUP_ATTR_CPUS, .set = hgroup_deref(to->cpus) },
-		{ .attr = HGROUP_ATTR_MEMS, .set = hgroup_deref(to->mems) },
-		{ .attr = HGROUP_ATTR_DEVICES, .devs = hgroup_deref(to->devs) },
-		{ .attr = HGROUP_ATTR_FREEZE, .freeze = to->freeze },
-	};
-	const struct cpumask *cpus = c[0].set ? to_cpumask(c[0].set->bits) :
-					       NULL;
-	const nodemask_t *mems = c[1].set ? (nodemask_t *)c[1].set->bits :
-					    NULL;
+	const struct hgroup_restriction *r;
+	struct hgroup_change c;
 	struct task_struct *t;
-	unsigned int i;
 
 	for_each_thread(p, t) {
 		if (to->nnp && !task_no_new_privs(t))
 			return -EPERM;
-		/* The sets must meet its cpuset, or they would not bind. */
-		if (!cpuset_task_meets(t, cpus, mems))
-			return -EPERM;
+		for_each_restriction(r)
+			if (r->may_join && !r->may_join(t, to))
+				return -EPERM;
 	}
-	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		if (hgroup_allows(from, from, &c[i]))
+	for_each_restriction(r) {
+		if (r->per_domain)
+			continue;
+		c = (struct hgroup_change) { .ops = r };
+		r->value(to, &c);
+		if (hgroup_allows(from, from, &c))
 			continue;
 		if (__hgroup_may_change(from, false) ||
-		    hgroup_may_lift(from, &c[i]))
+		    hgroup_may_lift(from, &c))
 			return -EPERM;
 	}
 	return 0;
@@ -300,98 +287,88 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 
 static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 {
-	struct hgroup_set __rcu **slot;
-	struct hgroup_devs *devs;
-	struct hgroup_set *set;
-	bool unpriv;
-
 	/*
 	 * Restricted by someone not privileged over its members: from now
 	 * on only tasks with no_new_privs may join.
 	 */
-	if (!hgroup_lifts_only(hg, c) && !hgroup_may_restrict(hg, &unpriv) &&
-	    unpriv)
+	if (hg->bind_nnp)
 		hg->nnp = true;
+	c->ops->apply(hg, c);
+	return 0;
+}
 
-	switch (c->attr) {
-	case HGROUP_ATTR_CPUS:
-	case HGROUP_ATTR_MEMS:
-		slot = hgroup_slot(hg, c->attr);
-		set = hgroup_set_of(hg, c->attr);
-		if (set == c->set)
-			break;
-		rcu_assign_pointer(*slot, hgroup_set_get(c->set));
-		hgroup_set_put(set);
-		/*
-		 * A generation of its own for every group changed, also in
-		 * one domain-scope call: two groups share a generation only
-		 * when one copied its sets from the other, so that a
-		 * process moving between them needs no push.  Pairs with
-		 * the acquire in hgroup_apply_sets().
-		 */
-		smp_store_release(&hg->push_gen, ++hgroup_gen_seq);
-		hgroup_push(hg);
-		break;
-	case HGROUP_ATTR_DEVICES:
-		devs = hgroup_deref(hg->devs);
-		rcu_assign_pointer(hg->devs, hgroup_devs_get(c->devs));
-		hgroup_devs_put(devs);
-		break;
-	case HGROUP_ATTR_FREEZE:
-		hgroup_freeze_set(hg, c->freeze);
-		break;
-	}
+static int hgroup_commit_one(struct hgroup *hg, struct hgroup_change *c)
+{
+	c->ops->commit(hg, c);
 	return 0;
 }
 
 /*
  * Call @fn on every process group of @c->domain, the leader first, each
- * once, until it fails.
+ * once, until it fails.  Under RCU, a group made meanwhile may be missed;
+ * under tasklist_lock, none is.
  */
 static int hgroup_walk_domain(struct hgroup_change *c,
 			      int (*fn)(struct hgroup *hg,
 					struct hgroup_change *c))
 {
 	struct hgroup_domain *d = c->domain;
+	u64 visit = ++hgroup_visit_seq;
 	struct task_struct *p;
 	struct hgroup *hg;
 	int ret;
 
-	c->visit = ++hgroup_visit_seq;
-	d->leader->visit = c->visit;
+	d->leader->visit = visit;
 	ret = fn(d->leader, c);
-	hlist_for_each_entry(p, &d->id->tasks[PIDTYPE_DOMAIN],
-			     pid_links[PIDTYPE_DOMAIN]) {
+	hlist_for_each_entry_rcu(p, &d->id->tasks[PIDTYPE_DOMAIN],
+				 pid_links[PIDTYPE_DOMAIN],
+				 lockdep_is_held(&tasklist_lock)) {
 		if (ret)
 			break;
+		/* NULL for a process on its way out, seen under RCU. */
 		hg = task_hgroup(p);
-		if (hg->visit == c->visit)
+		if (!hg || hg->visit == visit)
 			continue;
-		hg->visit = c->visit;
+		hg->visit = visit;
 		ret = fn(hg, c);
 	}
 	return ret;
 }
 
-static int hgroup_tasks_set(struct hgroup_change *c)
+/*
+ * Check, change and commit @hg, or every group of its domain.  The
+ * checks, which may compare long device lists over many groups, run
+ * under RCU only, so that they hold up no fork, exit, setsid() or
+ * setpgid(); tasklist_lock is then taken to check again what changed
+ * meanwhile and to make the change, which takes it whole or not at all.
+ */
+static int hgroup_change(struct hgroup *hg, struct hgroup_change *c)
 {
-	struct hgroup_domain *d = c->domain, *a;
+	bool all = c->domain_scope && !c->ops->per_domain;
 	int ret;
 
-	ret = hgroup_may_change(d->leader);
+	c->id = ++hgroup_visit_seq;
+	ret = all ? hgroup_walk_domain(c, hgroup_check_one) :
+		    hgroup_check_one(hg, c);
 	if (ret)
 		return ret;
-	if (c->tasks_max > d->tasks_max) {
-		for (a = task_hgroup(current)->domain; a;
-		     a = hgroup_domain_parent(a))
-			if (c->tasks_max > a->tasks_max)
-				return -EACCES;
-		for (a = hgroup_domain_parent(d); a; a = hgroup_domain_parent(a))
-			if (c->tasks_max > a->tasks_max)
-				return -EACCES;
+
+	read_lock(&tasklist_lock);
+	ret = all ? hgroup_walk_domain(c, hgroup_recheck_one) :
+		    hgroup_recheck_one(hg, c);
+	if (!ret)
+		ret = all ? hgroup_walk_domain(c, hgroup_apply_one) :
+			    hgroup_apply_one(hg, c);
+	read_unlock(&tasklist_lock);
+
+	/* Under RCU again: what forks or joins now sees the change. */
+	if (!ret && c->ops->commit) {
+		if (all)
+			hgroup_walk_domain(c, hgroup_commit_one);
+		else
+			hgroup_commit_one(hg, c);
 	}
-	WRITE_ONCE(d->tasks_max, c->tasks_max);
-	return 0;
+	return ret;
 }
 
 /*
@@ -409,6 +386,7 @@ static struct hgroup *hgroup_find(pid_t pgid)
 		return task_hgroup(current);
 	pid = find_vpid(pgid);
 	t = pid ? pid_task(pid, PIDTYPE_PGID) : NULL;
+	/* Under RCU, a process on its way out has no group any more. */
 	return t ? task_hgroup(t) : NULL;
 }
 
@@ -425,48 +403,42 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		     unsigned int flags)
 {
 	struct hgroup_change c = {
-		.attr = attr,
+		.ops = hgroup_restriction(attr),
 		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
 	};
-	bool sets = attr == HGROUP_ATTR_CPUS || attr == HGROUP_ATTR_MEMS;
+	bool cpusets;
 	struct hgroup *hg;
 	long ret;
 
-	ret = hgroup_change_init(&c, kattr);
+	if (c.ops->disabled)
+		return -EOPNOTSUPP;
+	ret = c.ops->parse(&c, kattr);
 	if (ret)
 		return ret;
 	/* Keep tasks from changing cpusets while the sets are checked. */
-	if (sets)
+	cpusets = c.ops->cpusets;
+	if (cpusets)
 		cpuset_lock();
 	ret = mutex_lock_killable(&hgroup_attr_mutex);
 	if (ret)
 		goto out_cpuset;
 
-	read_lock(&tasklist_lock);
+	rcu_read_lock();
 	hg = hgroup_find(pgid);
 	ret = -ESRCH;
-	if (!hg)
-		goto out_unlock;
-	c.domain = hg->domain;
-	if (attr == HGROUP_ATTR_TASKS) {
-		ret = hgroup_tasks_set(&c);
-	} else if (c.domain_scope) {
-		ret = hgroup_walk_domain(&c, hgroup_check_one);
-		if (!ret)
-			ret = hgroup_walk_domain(&c, hgroup_apply_one);
-	} else {
-		ret = hgroup_check_one(hg, &c);
-		if (!ret)
-			ret = hgroup_apply_one(hg, &c);
+	if (hg) {
+		c.domain = hg->domain;
+		/* Kept with the leader, changed for the domain as a whole. */
+		if (c.ops->per_domain)
+			hg = c.domain->leader;
+		ret = hgroup_change(hg, &c);
 	}
-out_unlock:
-	read_unlock(&tasklist_lock);
+	rcu_read_unlock();
 	mutex_unlock(&hgroup_attr_mutex);
 out_cpuset:
-	if (sets)
+	if (cpusets)
 		cpuset_unlock();
-	hgroup_set_put(c.set);
-	hgroup_devs_put(c.devs);
+	hgroup_change_put(&c);
 	return ret;
 }
 
@@ -483,50 +455,29 @@ out_cpuset:
 long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		     unsigned int flags)
 {
-	struct hgroup_freeze *fz = kattr;
-	struct hgroup_tasks *tasks = kattr;
-	struct hgroup_devs *devs = NULL;
-	struct hgroup_set *set = NULL;
-	struct hgroup_domain *d;
+	struct hgroup_change c = { .ops = hgroup_restriction(attr) };
+	const struct hgroup_restriction *r = c.ops;
 	struct hgroup *hg;
 	long ret = -ESRCH;
 
-	if (attr == HGROUP_ATTR_MEMS && !IS_ENABLED(CONFIG_CPUSETS))
+	if (r->disabled)
 		return -EOPNOTSUPP;
 	mutex_lock(&hgroup_attr_mutex);
-	read_lock(&tasklist_lock);
+	rcu_read_lock();
 	hg = hgroup_find(pgid);
-	if (!hg)
-		goto out_unlock;
-	ret = 0;
-	switch (attr) {
-	case HGROUP_ATTR_CPUS:
-	case HGROUP_ATTR_MEMS:
-		set = hgroup_set_get(hgroup_set_of(hg, attr));
-		break;
-	case HGROUP_ATTR_DEVICES:
-		devs = hgroup_devs_get(hgroup_deref(hg->devs));
-		break;
-	case HGROUP_ATTR_FREEZE:
-		fz->flags = hg->freeze;
-		fz->state = hgroup_frozen(hg) ? HGROUP_STATE_FROZEN : 0;
-		break;
-	case HGROUP_ATTR_TASKS:
-		d = hg->domain;
-		tasks->max = d->tasks_max;
-		tasks->nr_tasks = d == &init_hgroup_domain ? nr_threads :
-			d->nr_tasks;
-		break;
+	if (hg) {
+		r->value(hg, &c);
+		if (r->get)
+			r->get(&c);
+		if (r->read)
+			r->read(hg, kattr);
+		ret = 0;
 	}
-out_unlock:
-	read_unlock(&tasklist_lock);
+	rcu_read_unlock();
 	mutex_unlock(&hgroup_attr_mutex);
 
-	if (!ret && (attr == HGROUP_ATTR_CPUS || attr == HGROUP_ATTR_MEMS))
-		ret = hgroup_set_to_user(attr, set, kattr);
-	if (!ret && attr == HGROUP_ATTR_DEVICES)
-		ret = hgroup_devs_to_user(devs, kattr);
-	hgroup_set_put(set);
-	hgroup_devs_put(devs);
+	if (!ret && r->to_user)
+		ret = r->to_user(&c, kattr);
+	hgroup_change_put(&c);
 	return ret;
 }

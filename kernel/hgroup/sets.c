@@ -107,8 +107,9 @@ static void hgroup_enable_mems(void)
  * Return: 0, -EINVAL for a bad size or a set with nothing usable in it,
  * -EFAULT, -ENOMEM.
  */
-int hgroup_set_from_user(unsigned int attr, const struct hgroup_mask *m,
-			 struct hgroup_set **out)
+static int hgroup_set_from_user(unsigned int attr,
+				const struct hgroup_mask *m,
+				struct hgroup_set **out)
 {
 	struct hgroup_set_kind k = hgroup_kind(attr);
 	unsigned int len = m->mask_size;
@@ -153,8 +154,9 @@ int hgroup_set_from_user(unsigned int attr, const struct hgroup_mask *m,
  * Return: 0, -EINVAL if @m->mask_size cannot hold every possible CPU or
  * node or is not a multiple of sizeof(long), or -EFAULT.
  */
-int hgroup_set_to_user(unsigned int attr, const struct hgroup_set *set,
-		       const struct hgroup_mask *m)
+static int hgroup_set_to_user(unsigned int attr,
+			      const struct hgroup_set *set,
+			      const struct hgroup_mask *m)
 {
 	struct hgroup_set_kind k = hgroup_kind(attr);
 	unsigned int len = m->mask_size;
@@ -178,9 +180,10 @@ int hgroup_set_to_user(unsigned int attr, const struct hgroup_set *set,
  *
  * Return: true if every member of @new is in @cur or in @limit.
  */
-bool hgroup_set_allows(unsigned int attr, const struct hgroup_set *new,
-		       const struct hgroup_set *cur,
-		       const struct hgroup_set *limit)
+static bool hgroup_set_allows(unsigned int attr,
+			      const struct hgroup_set *new,
+			      const struct hgroup_set *cur,
+			      const struct hgroup_set *limit)
 {
 	const unsigned long *c = hgroup_set_bits(attr, cur);
 	const unsigned long *l = hgroup_set_bits(attr, limit);
@@ -202,12 +205,13 @@ bool hgroup_set_allows(unsigned int attr, const struct hgroup_set *new,
  * A set may only narrow what each thread's cpuset gives it: one with
  * nothing in a thread's cpuset is refused rather than let the thread out
  * of its cpuset (see cpuset_task_meets()).  Called with cpuset_lock(),
- * which keeps tasks from changing cpusets meanwhile, and tasklist_lock.
+ * which keeps tasks from changing cpusets meanwhile, and tasklist_lock or
+ * RCU.
  *
  * Return: true if @set meets the cpuset of every thread of @hg.
  */
-bool hgroup_set_fits(unsigned int attr, const struct hgroup_set *set,
-		     struct hgroup *hg)
+static bool hgroup_set_fits(unsigned int attr,
+			    const struct hgroup_set *set, struct hgroup *hg)
 {
 	const struct cpumask *cpus = NULL;
 	const nodemask_t *mems = NULL;
@@ -224,6 +228,176 @@ bool hgroup_set_fits(unsigned int attr, const struct hgroup_set *set,
 			return false;
 	return true;
 }
+
+/* Counter for hgroup::push_gen; hgroup_attr_mutex. */
+static u64 hgroup_gen_seq;
+
+/* The set of @hg that @attr is about. */
+static struct hgroup_set *hgroup_set_of(const struct hgroup *hg,
+					unsigned int attr)
+{
+	return attr == HGROUP_ATTR_CPUS ? hgroup_deref(hg->cpus) :
+		hgroup_deref(hg->mems);
+}
+
+/* The slot of @hg that holds the set @attr is about. */
+static struct hgroup_set __rcu **hgroup_slot(struct hgroup *hg,
+					     unsigned int attr)
+{
+	return attr == HGROUP_ATTR_CPUS ? &hg->cpus : &hg->mems;
+}
+
+static int hgroup_sets_parse(struct hgroup_change *c, const void *kattr)
+{
+	return hgroup_set_from_user(c->ops->attr, kattr, &c->set);
+}
+
+static void hgroup_sets_get(struct hgroup_change *c)
+{
+	hgroup_set_get(c->set);
+}
+
+static void hgroup_sets_put(struct hgroup_change *c)
+{
+	hgroup_set_put(c->set);
+}
+
+static void hgroup_cpus_copy(struct hgroup *hg, const struct hgroup *from)
+{
+	RCU_INIT_POINTER(hg->cpus, hgroup_set_get(hgroup_deref(from->cpus)));
+	/* Both sets as @from has them: no push when moving between them. */
+	hg->push_gen = from->push_gen;
+}
+
+static void hgroup_mems_copy(struct hgroup *hg, const struct hgroup *from)
+{
+	RCU_INIT_POINTER(hg->mems, hgroup_set_get(hgroup_deref(from->mems)));
+	hg->push_gen = from->push_gen;
+}
+
+static void hgroup_cpus_release(struct hgroup *hg)
+{
+	hgroup_set_put(rcu_dereference_raw(hg->cpus));
+}
+
+static void hgroup_mems_release(struct hgroup *hg)
+{
+	hgroup_set_put(rcu_dereference_raw(hg->mems));
+}
+
+static void hgroup_sets_value(const struct hgroup *hg, struct hgroup_change *c)
+{
+	c->set = hgroup_set_of(hg, c->ops->attr);
+}
+
+static bool hgroup_sets_allows(const struct hgroup *limit,
+			       const struct hgroup *hg,
+			       const struct hgroup_change *c)
+{
+	unsigned int attr = c->ops->attr;
+
+	return hgroup_set_allows(attr, c->set, hgroup_set_of(hg, attr),
+				 hgroup_set_of(limit, attr));
+}
+
+static bool hgroup_sets_lifts_only(const struct hgroup *hg,
+				   const struct hgroup_change *c)
+{
+	unsigned int attr = c->ops->attr;
+
+	return hgroup_set_allows(attr, hgroup_set_of(hg, attr), c->set, c->set);
+}
+
+static bool hgroup_sets_fits(struct hgroup *hg, const struct hgroup_change *c)
+{
+	return hgroup_set_fits(c->ops->attr, c->set, hg);
+}
+
+/* The sets must meet the thread's cpuset, or they would not bind. */
+static bool hgroup_cpus_may_join(struct task_struct *t, const struct hgroup *to)
+{
+	const struct hgroup_set *set = hgroup_deref(to->cpus);
+
+	return cpuset_task_meets(t, set ? to_cpumask(set->bits) : NULL, NULL);
+}
+
+static bool hgroup_mems_may_join(struct task_struct *t, const struct hgroup *to)
+{
+	const struct hgroup_set *set = hgroup_deref(to->mems);
+
+	return cpuset_task_meets(t, NULL,
+				 set ? (const nodemask_t *)set->bits : NULL);
+}
+
+static void hgroup_sets_apply(struct hgroup *hg, const struct hgroup_change *c)
+{
+	struct hgroup_set __rcu **slot = hgroup_slot(hg, c->ops->attr);
+	struct hgroup_set *set = hgroup_set_of(hg, c->ops->attr);
+
+	if (set == c->set)
+		return;
+	rcu_assign_pointer(*slot, hgroup_set_get(c->set));
+	hgroup_set_put(set);
+	/*
+	 * A generation of its own for every group changed, also in one
+	 * domain-scope call: two groups share a generation only when one
+	 * copied its sets from the other, so that a process moving between
+	 * them needs no push.  Pairs with the acquire in
+	 * hgroup_apply_sets().
+	 */
+	smp_store_release(&hg->push_gen, ++hgroup_gen_seq);
+}
+
+static void hgroup_sets_commit(struct hgroup *hg, const struct hgroup_change *c)
+{
+	hgroup_push(hg);
+}
+
+static int hgroup_sets_to_user(const struct hgroup_change *c, void *kattr)
+{
+	return hgroup_set_to_user(c->ops->attr, c->set, kattr);
+}
+
+const struct hgroup_restriction hgroup_cpus_restriction = {
+	.attr		= HGROUP_ATTR_CPUS,
+	.size_ver0	= HGROUP_MASK_SIZE_VER0,
+	.size		= sizeof(struct hgroup_mask),
+	.cpusets	= true,
+	.parse		= hgroup_sets_parse,
+	.get		= hgroup_sets_get,
+	.put		= hgroup_sets_put,
+	.copy		= hgroup_cpus_copy,
+	.release	= hgroup_cpus_release,
+	.value		= hgroup_sets_value,
+	.allows		= hgroup_sets_allows,
+	.lifts_only	= hgroup_sets_lifts_only,
+	.fits		= hgroup_sets_fits,
+	.may_join	= hgroup_cpus_may_join,
+	.apply		= hgroup_sets_apply,
+	.commit		= hgroup_sets_commit,
+	.to_user	= hgroup_sets_to_user,
+};
+
+const struct hgroup_restriction hgroup_mems_restriction = {
+	.attr		= HGROUP_ATTR_MEMS,
+	.size_ver0	= HGROUP_MASK_SIZE_VER0,
+	.size		= sizeof(struct hgroup_mask),
+	.disabled	= !IS_ENABLED(CONFIG_CPUSETS),
+	.cpusets	= true,
+	.parse		= hgroup_sets_parse,
+	.get		= hgroup_sets_get,
+	.put		= hgroup_sets_put,
+	.copy		= hgroup_mems_copy,
+	.release	= hgroup_mems_release,
+	.value		= hgroup_sets_value,
+	.allows		= hgroup_sets_allows,
+	.lifts_only	= hgroup_sets_lifts_only,
+	.fits		= hgroup_sets_fits,
+	.may_join	= hgroup_mems_may_join,
+	.apply		= hgroup_sets_apply,
+	.commit		= hgroup_sets_commit,
+	.to_user	= hgroup_sets_to_user,
+};
 
 #ifdef CONFIG_CPUSETS
 static void hgroup_apply_mems(void)
@@ -256,7 +430,7 @@ void hgroup_apply_sets(void)
 		return;
 	rcu_read_lock();
 	hg = rcu_dereference(current->signal->hgroup);
-	/* Pairs with the release in hgroup_apply_one(). */
+	/* Pairs with the release in hgroup_sets_apply(). */
 	gen = hg ? smp_load_acquire(&hg->push_gen) : 0;
 	rcu_read_unlock();
 	if (hg) {

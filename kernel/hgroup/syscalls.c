@@ -5,7 +5,6 @@
  * include/uapi/linux/hgroup.h.
  */
 
-#include <linux/nospec.h>
 #include <linux/syscalls.h>
 #include <uapi/linux/hgroup.h>
 
@@ -55,23 +54,7 @@ SYSCALL_DEFINE1(get_domainid, pid_t, pid)
 	return hgroup_domain_of(pid);
 }
 
-/* Sizes of the attribute structures: first version and current. */
-static const struct {
-	size_t ver0;
-	size_t size;
-} hgroup_attr_sizes[] = {
-	[HGROUP_ATTR_CPUS] = { HGROUP_MASK_SIZE_VER0,
-			       sizeof(struct hgroup_mask) },
-	[HGROUP_ATTR_MEMS] = { HGROUP_MASK_SIZE_VER0,
-			       sizeof(struct hgroup_mask) },
-	[HGROUP_ATTR_DEVICES] = { HGROUP_DEVICES_SIZE_VER0,
-				  sizeof(struct hgroup_devices) },
-	[HGROUP_ATTR_FREEZE] = { HGROUP_FREEZE_SIZE_VER0,
-				 sizeof(struct hgroup_freeze) },
-	[HGROUP_ATTR_TASKS] = { HGROUP_TASKS_SIZE_VER0,
-				sizeof(struct hgroup_tasks) },
-};
-
+/* Room for the UAPI structure of every kind of restriction. */
 union hgroup_kattr {
 	struct hgroup_mask mask;
 	struct hgroup_devices devices;
@@ -88,23 +71,22 @@ static long hgroup_attr_in(unsigned int attr, unsigned int flags,
 			   unsigned int allowed, union hgroup_kattr *k,
 			   const void __user *uattr, size_t usize)
 {
-	size_t size;
+	const struct hgroup_restriction *r = hgroup_restriction(attr);
 	int ret;
 
-	if (!attr || attr >= ARRAY_SIZE(hgroup_attr_sizes) ||
-	    flags & ~allowed)
+	if (!r || flags & ~allowed)
 		return -EINVAL;
-	attr = array_index_nospec(attr, ARRAY_SIZE(hgroup_attr_sizes));
-	/* The task limit belongs to the domain, and the caller says so. */
-	if (attr == HGROUP_ATTR_TASKS && !(flags & HGROUP_SCOPE_DOMAIN))
+	/* A restriction of the domain, and the caller says so. */
+	if (r->per_domain && !(flags & HGROUP_SCOPE_DOMAIN))
 		return -EINVAL;
-	if (usize < hgroup_attr_sizes[attr].ver0)
+	if (usize < r->size_ver0)
 		return -EINVAL;
 	if (usize > PAGE_SIZE)
 		return -E2BIG;
-	size = hgroup_attr_sizes[attr].size;
-	ret = copy_struct_from_user(k, size, uattr, usize);
-	return ret ?: size;
+	if (WARN_ON_ONCE(r->size > sizeof(*k)))
+		return -EINVAL;
+	ret = copy_struct_from_user(k, r->size, uattr, usize);
+	return ret ?: r->size;
 }
 
 /**
@@ -144,11 +126,13 @@ SYSCALL_DEFINE5(hgroup_set_attr, pid_t, pgid, unsigned int, attr,
 SYSCALL_DEFINE5(hgroup_get_attr, pid_t, pgid, unsigned int, attr,
 		void __user *, uattr, size_t, usize, unsigned int, flags)
 {
+	const struct hgroup_restriction *r;
 	union hgroup_kattr k;
 	long size, ret;
 
+	r = hgroup_restriction(attr);
 	size = hgroup_attr_in(attr, flags,
-			      attr == HGROUP_ATTR_TASKS ? HGROUP_SCOPE_DOMAIN : 0,
+			      r && r->per_domain ? HGROUP_SCOPE_DOMAIN : 0,
 			      &k, uattr, usize);
 	if (size < 0)
 		return size;

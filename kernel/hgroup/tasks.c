@@ -9,6 +9,8 @@
  * counted (it has no limit, and nr_threads counts it already).
  */
 
+#include <linux/sched/stat.h>
+
 #include "hgroup.h"
 
 /**
@@ -46,3 +48,70 @@ void hgroup_tasks_uncharge(struct hgroup_domain *d, long n)
 		WRITE_ONCE(a->nr_tasks, a->nr_tasks - n);
 	}
 }
+
+static int hgroup_tasks_parse(struct hgroup_change *c, const void *kattr)
+{
+	const struct hgroup_tasks *tasks = kattr;
+
+	if (tasks->nr_tasks)
+		return -EINVAL;
+	c->tasks_max = tasks->max;
+	return 0;
+}
+
+static void hgroup_tasks_value(const struct hgroup *hg,
+			       struct hgroup_change *c)
+{
+	c->tasks_max = hg->domain->tasks_max;
+}
+
+/*
+ * Every group of a domain bounds by its domain's limit, so walking the
+ * groups above one walks the domains above it.
+ */
+static bool hgroup_tasks_allows(const struct hgroup *limit,
+				const struct hgroup *hg,
+				const struct hgroup_change *c)
+{
+	return c->tasks_max <= hg->domain->tasks_max ||
+	       c->tasks_max <= limit->domain->tasks_max;
+}
+
+static bool hgroup_tasks_lifts_only(const struct hgroup *hg,
+				    const struct hgroup_change *c)
+{
+	return c->tasks_max >= hg->domain->tasks_max;
+}
+
+static void hgroup_tasks_apply(struct hgroup *hg,
+			       const struct hgroup_change *c)
+{
+	WRITE_ONCE(hg->domain->tasks_max, c->tasks_max);
+}
+
+static void hgroup_tasks_read(struct hgroup *hg, void *kattr)
+{
+	struct hgroup_tasks *tasks = kattr;
+	struct hgroup_domain *d = hg->domain;
+
+	tasks->max = d->tasks_max;
+	tasks->nr_tasks = d == &init_hgroup_domain ? nr_threads : d->nr_tasks;
+}
+
+/*
+ * The task limit needs no trust by the members: it is what RLIMIT_NPROC
+ * lets any user impose on a program it runs.
+ */
+const struct hgroup_restriction hgroup_tasks_restriction = {
+	.attr		= HGROUP_ATTR_TASKS,
+	.size_ver0	= HGROUP_TASKS_SIZE_VER0,
+	.size		= sizeof(struct hgroup_tasks),
+	.per_domain	= true,
+	.no_trust	= true,
+	.parse		= hgroup_tasks_parse,
+	.value		= hgroup_tasks_value,
+	.allows		= hgroup_tasks_allows,
+	.lifts_only	= hgroup_tasks_lifts_only,
+	.apply		= hgroup_tasks_apply,
+	.read		= hgroup_tasks_read,
+};

@@ -347,6 +347,125 @@ TEST_F_TIMEOUT(hg, unprivileged_restrict_needs_no_new_privs, 90)
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
 }
 
+/* A group leader with @n sleeping threads and no_new_privs. */
+static void *sleep_thread(void *arg)
+{
+	park();
+	return NULL;
+}
+
+/*
+ * A process without no_new_privs joins a group by setpgid() while the
+ * group's owner restricts it, over and over.  A change is checked under
+ * RCU and made under tasklist_lock; a join between the two must be
+ * checked again.  So either the change is refused (EPERM: the process
+ * joined first) or the join is (EPERM: the group now admits only
+ * no_new_privs), never both succeed.  Long device lists, compared rule by
+ * rule, and 64 threads make the check long enough for joins to land in
+ * it; the outcomes are printed.
+ */
+TEST_F_TIMEOUT(hg, restrict_races_setpgid_join, 300)
+{
+	static struct hgroup_dev_rule a[HGROUP_DEV_MAX_RULES];
+	static struct hgroup_dev_rule b[HGROUP_DEV_MAX_RULES];
+	struct hg_shm *shm = self->shm;
+	int i, n = HGROUP_DEV_MAX_RULES;
+	pid_t q;
+
+	/* @b is @a backwards but for its last rule, which @a lacks. */
+	for (i = 0; i < n - 1; i++) {
+		a[i] = (struct hgroup_dev_rule) {
+			.type = HGROUP_DEV_CHAR, .major = 1, .minor = 100 + i,
+			.access = HGROUP_DEV_ACC_ALL,
+		};
+		b[n - 2 - i] = a[i];
+	}
+	b[n - 1] = (struct hgroup_dev_rule) {
+		.type = HGROUP_DEV_CHAR, .major = 1, .minor = 3,
+		.access = HGROUP_DEV_ACC_ALL,
+	};
+	q = fork();
+	ASSERT_LE(0, q);
+	if (q == 0) {
+		int iter, both = 0, first = 0, refused = 0;
+
+		for (iter = 0; iter < 150; iter++) {
+			pid_t p, x, r;
+			int joined, st;
+
+			shm->ready = 0;
+			shm->step = 0;
+			shm->ret[0] = 0;
+			p = fork();
+			CHILD_CHECK(p >= 0);
+			if (p == 0) {
+				pthread_t t;
+
+				CHILD_CHECK(hg_become(1000) == 0);
+				CHILD_CHECK(setsid() == getpid());
+				x = fork();
+				CHILD_CHECK(x >= 0);
+				if (x == 0) {
+					CHILD_CHECK(setpgid(0, 0) == 0);
+					shm->pid[0] = getpid();
+					shm->ready++;
+					CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+					usleep(rand() % 4000);
+					if (!setpgid(0, getppid()))
+						shm->ret[0] = 1;
+					park();
+				}
+				CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0,
+						  0) == 0);
+				for (i = 0; i < 64; i++)
+					CHILD_CHECK(!pthread_create(&t, NULL,
+								    sleep_thread,
+								    NULL));
+				shm->ready++;
+				park();
+			}
+			CHILD_CHECK(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+			x = shm->pid[0];
+			/* Root sets the first list: no no_new_privs rule. */
+			CHILD_CHECK(hg_set_devices(p, HGROUP_DEV_POLICY_ALLOW,
+						   a, n - 1, 0) == 0);
+			r = fork();
+			CHILD_CHECK(r >= 0);
+			if (r == 0) {
+				CHILD_CHECK(hg_become(1000) == 0);
+				CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+				usleep(rand() % 2000);
+				if (!hg_set_devices(p, HGROUP_DEV_POLICY_ALLOW,
+						    b, n, 0))
+					_exit(0);
+				_exit(errno == EPERM ? 1 : 2);
+			}
+			hg_set_step(shm, 1);
+			st = wait_exit(r);
+			CHILD_CHECK(st == 0 || st == 1);
+			/* Let the join try, then look. */
+			CHILD_CHECK(HG_POLL(shm->ret[0] || !st, HG_CHILD_MS));
+			hg_sleep_ms(5);
+			joined = getpgid(x) == p;
+			CHILD_CHECK(joined == shm->ret[0]);
+			if (!st && joined)
+				both++;
+			else if (st)
+				first++;
+			else
+				refused++;
+			kill(x, SIGKILL);
+			kill(p, SIGKILL);
+			CHILD_CHECK(wait_exit(p) == 128 + SIGKILL);
+		}
+		printf("# joined first %d, join refused %d, both %d\n", first,
+		       refused, both);
+		CHILD_CHECK(both == 0);
+		_exit(0);
+	}
+	EXPECT_EQ(0, hg_wait_exit_timeout(q, 4 * HG_CHILD_MS));
+}
+
 /*
  * A container's root (CAP_SYS_ADMIN in a user namespace that owns a PID
  * namespace) cannot restrict a host process that entered that PID
