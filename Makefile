@@ -28,9 +28,11 @@ run: kernel-hgroup
 test: kernel-hgroup
 	@$(MK)/guest.sh hgroup test
 
-## make test-debug: the same suite on a lockdep/KASAN/DEBUG_LIST kernel.
+## make test-debug: the same suite on a lockdep/KASAN/DEBUG_LIST kernel,
+## stress_test with twice its default operations.
 test-debug: kernel-debug
-	@GUEST_TIMEOUT=3000 HG_TIMEOUT=2400 $(MK)/guest.sh debug test
+	@GUEST_TIMEOUT=3000 HG_TIMEOUT=2400 HG_STRESS_OPS=20000 \
+		$(MK)/guest.sh debug test
 
 ## make test-regress: upstream selftests, hgroup kernel against baseline.
 test-regress: prepare

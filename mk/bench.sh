@@ -23,10 +23,11 @@ for round in $(seq "$rounds"); do
 		GUEST_APPEND="hgbench_n=$n hgbench_r=$r" GUEST_TIMEOUT=7200 \
 			"$repo/mk/guest.sh" "$k" bench
 		grep '^bench ' "$B/guest-$k/results.txt" | sed "s/^/$k /" >> "$res/all"
+		grep '^stall ' "$B/guest-$k/results.txt" >> "$res/stall" || true
 	done
 done
 
-python3 - "$res/all" "$n" "$r" "$rounds" <<'PY'
+python3 - "$res/all" "$n" "$r" "$rounds" "$res/stall" <<'PY'
 import sys, statistics
 rows = [l.split() for l in open(sys.argv[1])]
 n, r, rounds = sys.argv[2:5]
@@ -59,6 +60,21 @@ for a, b, what in pairs:
     ma = statistics.median(t[a]['hgroup'])
     mb = statistics.median(t[b]['hgroup'])
     print(f"  {a}/{b:<9} {ma / mb:7.3f}   ({ma:.4f} s / {mb:.4f} s)  {what}")
+try:
+    st = [l.split() for l in open(sys.argv[5])]
+except OSError:
+    st = []
+if st:
+    print("\nfork+exit by root while uid 1000 changes the device list of its")
+    print("1,200-group domain with the domain scope (bench_stall; median over")
+    print("repetitions of each repetition's max and median fork+exit):")
+    for loop in ('idle', 'busy'):
+        rs = [r for r in st if r[1] == loop]
+        if rs:
+            mx = statistics.median(float(r[3]) for r in rs)
+            md = statistics.median(float(r[4]) for r in rs)
+            ch = statistics.median(int(r[5]) for r in rs)
+            print(f"  {loop:<5} max {mx:9.3f} ms   median {md:9.1f} us   changes {ch}")
 if 'setsid' in med and 'env' in med:
     print(f"\nsetsid/env within a kernel: baseline {med['setsid'][0] / med['env'][0]:.3f}, "
           f"hgroup {med['setsid'][1] / med['env'][1]:.3f}")
