@@ -31,7 +31,7 @@ test: kernel-hgroup
 ## make test-debug: the same suite on a lockdep/KASAN/DEBUG_LIST kernel,
 ## stress_test with twice its default operations.
 test-debug: kernel-debug
-	@GUEST_TIMEOUT=3000 HG_TIMEOUT=2400 HG_STRESS_OPS=20000 \
+	@GUEST_TIMEOUT=3000 HG_TIMEOUT=2400 HG_STRESS_OPS=10000 \
 		$(MK)/guest.sh debug test
 
 ## make test-regress: upstream selftests, hgroup kernel against baseline.

@@ -141,11 +141,12 @@ process that entered its PID namespace.
 
 Each kind of restriction is a struct hgroup_restriction of operations
 (parse, copy, compare with a bound, check against the members, apply,
-commit, report) in a file of its own; restrict.c keeps the generic rule.
-A change is checked under RCU, then checked again for the groups made
-or joined meanwhile and made under tasklist_lock held for reading, so
-that no user's domain-scope change over many groups holds up fork or
-exit elsewhere.
+report) in a file of its own; restrict.c keeps the generic rule.
+A change's checks against values (permission, lifting bounds, device
+lists compared rule by rule) run under RCU; its checks against the
+members and the change itself run under tasklist_lock held for reading,
+so that no user's domain-scope change over many groups holds up fork or
+exit elsewhere for the long part.
 
 The hooks in copy_process(), __unhash_process(), de_thread(), setpgid(),
 setsid(), the cpuset code, inode_permission(), vfs_mknod() and
@@ -214,8 +215,8 @@ stress_test: 8 workers, root and not, with and without no_new_privs,
 call the hgroup system calls with random valid and invalid arguments
 among fork, exit, setsid(), setpgid(), set_domainid(), unshare() and
 exec, from a printed seed; every result must be a documented one, and
-every object count returns to its start.  Twice as long on the debug
-kernel.
+every object count returns to its start.  Twice the operations on the
+debug kernel.
 
 bench_stall (not run as a test): fork+exit latency while another user
 repeats domain-scope changes over 1,200 groups.

@@ -46,7 +46,7 @@ for s in $suites; do
 done
 echo "  REGRESS $(wc -l < "$stage/hg/regress/list") programs: $(tr '\n' ' ' < "$stage/hg/regress/list")"
 
-reps=${REGRESS_REPS:-5}
+reps=${REGRESS_REPS:-3}
 for k in regress-base regress; do
 	HG_EXTRA_ROOT=$stage GUEST_TIMEOUT=2400 GUEST_APPEND="hgregress_reps=$reps" \
 		"$repo/mk/guest.sh" $k regress > "$B/regress-$k.txt" 2>&1 || true

@@ -28,13 +28,13 @@
  * objects (NULL meaning unrestricted), shared by every process group that
  * has the same one: a new group takes a reference to its creator's.  A
  * change builds a new object and swaps the pointers.  Changes are
- * serialised by hgroup_attr_mutex.  They are checked under RCU, without
- * holding up fork, exit, setsid() or setpgid(), then made with
- * tasklist_lock held for reading after the groups made or joined
- * meanwhile are checked again (hgroup::checked), so fork, setpgid() and
- * setsid(), which read the restrictions with tasklist_lock held for
- * writing, see each change whole, and none of them brings a member in
- * that the change was not checked against.
+ * serialised by hgroup_attr_mutex.  What a change is checked against in
+ * the values of restrictions is checked under RCU, without holding up
+ * fork, exit, setsid() or setpgid(); what it is checked against in the
+ * members is checked, and the change made, with tasklist_lock held for
+ * reading.  So fork, setpgid() and setsid(), which read the restrictions
+ * with tasklist_lock held for writing, see each change whole, and a walk
+ * over a group's tasks misses no task that joins it concurrently.
  */
 #ifndef _KERNEL_HGROUP_HGROUP_H
 #define _KERNEL_HGROUP_HGROUP_H
@@ -102,12 +102,11 @@ struct hgroup_devs {
  *	hgroup_attr_mutex.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
  *	whose task_struct::hgroup_gen differs has yet to apply them.
- * @join_seq: counts processes joining the group by setpgid(); written
- *	with tasklist_lock held for writing.
  * @visit: marks the group during one walk over a domain.
- * @checked: the hgroup_set_attr() call that last checked the group, and
- * @checked_join: its @join_seq then, and
- * @bind_nnp: whether that call's change sets @nnp; all three written
+ * @checked: the hgroup_set_attr() call that last checked the group's
+ *	values; what it found: @check_restricts, the change is no pure
+ *	lift; @check_lift, 0 or why the lift is refused; and, once the
+ *	members are checked, @bind_nnp: the change sets @nnp.  All written
  *	with hgroup_attr_mutex held.
  * @rcu: for freeing after a grace period.
  */
@@ -123,9 +122,9 @@ struct hgroup {
 	unsigned int freeze;
 	unsigned int unblock_seq;
 	bool nnp;
+	bool check_restricts;
 	bool bind_nnp;
-	unsigned int join_seq;
-	unsigned int checked_join;
+	int check_lift;
 	u64 push_gen;
 	u64 visit;
 	u64 checked;
@@ -257,16 +256,15 @@ struct hgroup_change {
  * @may_join: does @to's value leave the thread @t something to run on?
  *	Optional.
  * @apply: give @hg the value of @c; tasklist_lock held for reading.
- * @commit: after @apply, under RCU only: make the members of @hg take
- *	the new value (the virtual signal); optional.
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @to_user: after the locks are dropped, copy @c's value (held with
  *	@get) out through @kattr's user pointers; optional.
  *
  * Everything but @parse, @get, @put, @release and @to_user is called
  * with hgroup_attr_mutex or tasklist_lock held, so that the value of a
- * group cannot change under it; @fits may be called under RCU with
- * hgroup_attr_mutex, and must not sleep.  A kind plugs in with one entry in
+ * group cannot change under it; @value, @allows and @lifts_only may be
+ * called under RCU with hgroup_attr_mutex, and no callback sleeps.  What
+ * walks the members (@fits, @apply, @read) has tasklist_lock.  A kind plugs in with one entry in
  * hgroup_restrictions[] (restrict.c); the generic rule (permission,
  * hierarchy, atomic domain scope) is not its business.
  */
@@ -291,7 +289,6 @@ struct hgroup_restriction {
 	bool (*fits)(struct hgroup *hg, const struct hgroup_change *c);
 	bool (*may_join)(struct task_struct *t, const struct hgroup *to);
 	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
-	void (*commit)(struct hgroup *hg, const struct hgroup_change *c);
 	void (*read)(struct hgroup *hg, void *kattr);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
 };

@@ -258,12 +258,6 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
 		hg = hgroup_get(task_hgroup_locked(t));
 		/* Sessions never span domains; setpgid() keeps to one. */
 		WARN_ON_ONCE(hg->domain != old->domain);
-		/*
-		 * A change checked under RCU checks the group again.  @p is
-		 * linked to @pgrp already; pairs with the acquire in
-		 * hgroup_check_one().
-		 */
-		smp_store_release(&hg->join_seq, hg->join_seq + 1);
 	} else {
 		hg = ctx->prealloc;
 		ctx->prealloc = NULL;

@@ -25,17 +25,12 @@
 /* task_struct::hgroup_flags */
 #define HGROUP_WORK_QUEUED	0
 
-#define hgroup_deref_node(p)						\
-	rcu_dereference_check(p, lockdep_is_held(&tasklist_lock))
-
 /**
  * hgroup_next_task - walk the threads of a process group
  * @hg: the process group.
  * @t: the thread reached so far, NULL to start.
  *
- * Called with tasklist_lock held, or under RCU; see the loops in
- * freeze.c and propagate.c.  Under RCU, a thread that joins meanwhile may
- * be missed, and one that leaves may still be seen.
+ * Called with tasklist_lock held; see the loops in freeze.c and propagate.c.
  *
  * Return: the thread after @t, every thread of every process of the
  * group in turn, or NULL after the last.
@@ -45,16 +40,14 @@ struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t)
 	struct hlist_node *n;
 	struct task_struct *p;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held() &&
-			 !lockdep_is_held(&tasklist_lock),
-			 "suspicious hgroup walk without RCU or tasklist_lock");
+	lockdep_assert_held(&tasklist_lock);
 	if (t) {
 		p = __next_thread(t);
 		if (p)
 			return p;
-		n = hgroup_deref_node(hlist_next_rcu(&t->group_leader->pid_links[PIDTYPE_PGID]));
+		n = t->group_leader->pid_links[PIDTYPE_PGID].next;
 	} else {
-		n = hgroup_deref_node(hlist_first_rcu(&hg->pgrp->tasks[PIDTYPE_PGID]));
+		n = hg->pgrp->tasks[PIDTYPE_PGID].first;
 	}
 	p = hlist_entry_safe(n, struct task_struct, pid_links[PIDTYPE_PGID]);
 	return p ? list_first_entry(&p->signal->thread_head, struct task_struct,
@@ -83,9 +76,7 @@ static void hgroup_kick(struct task_struct *t)
  * hgroup_push - make every thread of a group apply its restrictions
  * @hg: the group, whose hgroup::push_gen has just changed.
  *
- * Called under RCU, after the change: a thread missed by the walk joined
- * the group or was made after the change, and hgroup_moved() or
- * hgroup_task_init() kicked it.
+ * Called with tasklist_lock held.
  */
 void hgroup_push(struct hgroup *hg)
 {

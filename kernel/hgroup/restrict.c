@@ -83,9 +83,9 @@ void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 		if (r->copy)
 			r->copy(hg, from);
 	hg->nnp = from->nnp;
+	hg->check_restricts = false;
 	hg->bind_nnp = false;
-	hg->join_seq = 0;
-	hg->checked_join = 0;
+	hg->check_lift = 0;
 	hg->visit = 0;
 	hg->checked = 0;
 }
@@ -199,46 +199,50 @@ static bool hgroup_restricts(const struct hgroup *hg,
 }
 
 /*
- * Check a change of @hg, and note in @hg that this call (@c->id) did, as
- * of which members, and whether the change binds the members to
- * no_new_privs.  Called twice for a group whose members changed between
- * the check under RCU and the change under tasklist_lock.
+ * The checks that depend only on the values of restrictions: whether the
+ * caller may change @hg, whether the change lifts it beyond a bound, and
+ * whether it restricts at all (comparing device lists rule by rule may be
+ * long).  They run under RCU, holding up no fork or exit; the groups made
+ * meanwhile get them under tasklist_lock.  A lift refused is reported
+ * only after the members are checked, as the order of errors wants.
  */
-static int hgroup_check_one(struct hgroup *hg, struct hgroup_change *c)
+static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 {
-	/* Pairs with the release in hgroup_pgrp_join(). */
-	unsigned int seq = smp_load_acquire(&hg->join_seq);
-	bool unpriv = false, restricts;
 	int ret;
 
 	ret = hgroup_may_change(hg);
-	restricts = hgroup_restricts(hg, c);
-	if (!ret && restricts)
-		ret = hgroup_may_restrict(hg, &unpriv);
 	if (ret)
 		return ret;
-	if (c->ops->fits && !c->ops->fits(hg, c))
-		return -EINVAL;
-	if (!hgroup_allows(hg, hg, c)) {
-		ret = hgroup_may_lift(hg, c);
-		if (ret)
-			return ret;
-	}
+	hg->check_restricts = hgroup_restricts(hg, c);
+	hg->check_lift = hgroup_allows(hg, hg, c) ? 0 : hgroup_may_lift(hg, c);
 	hg->checked = c->id;
-	hg->checked_join = seq;
-	hg->bind_nnp = restricts && unpriv;
 	return 0;
 }
 
 /*
- * Under tasklist_lock: check again a group that was not checked under
- * RCU (it is new) or that a process joined since.
+ * The checks that depend on the members, with tasklist_lock held so that
+ * none joins meanwhile: may the caller restrict them, and do the sets
+ * leave each something?  Then the lift, checked before.
  */
-static int hgroup_recheck_one(struct hgroup *hg, struct hgroup_change *c)
+static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
 {
-	if (hg->checked == c->id && hg->checked_join == hg->join_seq)
-		return 0;
-	return hgroup_check_one(hg, c);
+	bool unpriv = false;
+	int ret;
+
+	if (hg->checked != c->id) {
+		ret = hgroup_check_values(hg, c);
+		if (ret)
+			return ret;
+	}
+	if (hg->check_restricts) {
+		ret = hgroup_may_restrict(hg, &unpriv);
+		if (ret)
+			return ret;
+	}
+	if (c->ops->fits && !c->ops->fits(hg, c))
+		return -EINVAL;
+	hg->bind_nnp = hg->check_restricts && unpriv;
+	return hg->check_lift;
 }
 
 /**
@@ -297,16 +301,35 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 	return 0;
 }
 
-static int hgroup_commit_one(struct hgroup *hg, struct hgroup_change *c)
+/*
+ * The group named @pgid in the caller's PID namespace, 0 for the caller's;
+ * tasklist_lock or RCU held.
+ */
+static struct hgroup *hgroup_find(pid_t pgid)
 {
-	c->ops->commit(hg, c);
-	return 0;
+	struct task_struct *t;
+	struct hgroup *hg;
+	struct pid *pid;
+
+	if (pgid < 0)
+		return NULL;
+	if (!pgid)
+		return task_hgroup(current);
+	pid = find_vpid(pgid);
+	t = pid ? pid_task(pid, PIDTYPE_PGID) : NULL;
+	hg = t ? task_hgroup(t) : NULL;
+	/*
+	 * Under RCU, the process found may be on its way out, with no
+	 * group any more, or on its way to another group: then no answer.
+	 */
+	return hg && hg->pgrp == pid ? hg : NULL;
 }
 
 /*
  * Call @fn on every process group of @c->domain, the leader first, each
- * once, until it fails.  Under RCU, a group made meanwhile may be missed;
- * under tasklist_lock, none is.
+ * once, until it fails.  Under RCU a walk may miss groups, or stray into
+ * another domain's list behind a process that left: it sees only the
+ * groups of @c->domain, and only tasklist_lock makes it see them all.
  */
 static int hgroup_walk_domain(struct hgroup_change *c,
 			      int (*fn)(struct hgroup *hg,
@@ -327,7 +350,7 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 			break;
 		/* NULL for a process on its way out, seen under RCU. */
 		hg = task_hgroup(p);
-		if (!hg || hg->visit == visit)
+		if (!hg || hg->domain != d || hg->visit == visit)
 			continue;
 		hg->visit = visit;
 		ret = fn(hg, c);
@@ -335,59 +358,55 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 	return ret;
 }
 
+/* The target of @c: @hg, or its domain's leader for a per-domain kind. */
+static struct hgroup *hgroup_target(struct hgroup *hg, struct hgroup_change *c)
+{
+	c->domain = hg->domain;
+	return c->ops->per_domain ? hg->domain->leader : hg;
+}
+
 /*
- * Check, change and commit @hg, or every group of its domain.  The
- * checks, which may compare long device lists over many groups, run
- * under RCU only, so that they hold up no fork, exit, setsid() or
- * setpgid(); tasklist_lock is then taken to check again what changed
- * meanwhile and to make the change, which takes it whole or not at all.
+ * Check and make the change of the group named @pgid, or of every group
+ * of its domain.  The checks of values, which may compare long device
+ * lists over many groups, run first under RCU only.  Then, with
+ * tasklist_lock held for reading, the group is looked up again (it may
+ * have changed meanwhile), the groups not checked yet get every check,
+ * all get the checks of their members, and the change is made: whole, or
+ * not at all.
  */
-static int hgroup_change(struct hgroup *hg, struct hgroup_change *c)
+static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 {
 	bool all = c->domain_scope && !c->ops->per_domain;
+	struct hgroup *hg;
 	int ret;
 
 	c->id = ++hgroup_visit_seq;
-	ret = all ? hgroup_walk_domain(c, hgroup_check_one) :
-		    hgroup_check_one(hg, c);
-	if (ret)
-		return ret;
+	rcu_read_lock();
+	hg = hgroup_find(pgid);
+	if (hg) {
+		hg = hgroup_target(hg, c);
+		ret = all ? hgroup_walk_domain(c, hgroup_check_values) :
+			    hgroup_check_values(hg, c);
+		if (ret) {
+			rcu_read_unlock();
+			return ret;
+		}
+	}
+	rcu_read_unlock();
 
 	read_lock(&tasklist_lock);
-	ret = all ? hgroup_walk_domain(c, hgroup_recheck_one) :
-		    hgroup_recheck_one(hg, c);
+	hg = hgroup_find(pgid);
+	ret = -ESRCH;
+	if (hg) {
+		hg = hgroup_target(hg, c);
+		ret = all ? hgroup_walk_domain(c, hgroup_check_members) :
+			    hgroup_check_members(hg, c);
+	}
 	if (!ret)
 		ret = all ? hgroup_walk_domain(c, hgroup_apply_one) :
 			    hgroup_apply_one(hg, c);
 	read_unlock(&tasklist_lock);
-
-	/* Under RCU again: what forks or joins now sees the change. */
-	if (!ret && c->ops->commit) {
-		if (all)
-			hgroup_walk_domain(c, hgroup_commit_one);
-		else
-			hgroup_commit_one(hg, c);
-	}
 	return ret;
-}
-
-/*
- * The group named @pgid in the caller's PID namespace, 0 for the caller's;
- * tasklist_lock or RCU held.
- */
-static struct hgroup *hgroup_find(pid_t pgid)
-{
-	struct task_struct *t;
-	struct pid *pid;
-
-	if (pgid < 0)
-		return NULL;
-	if (!pgid)
-		return task_hgroup(current);
-	pid = find_vpid(pgid);
-	t = pid ? pid_task(pid, PIDTYPE_PGID) : NULL;
-	/* Under RCU, a process on its way out has no group any more. */
-	return t ? task_hgroup(t) : NULL;
 }
 
 /**
@@ -407,7 +426,6 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
 	};
 	bool cpusets;
-	struct hgroup *hg;
 	long ret;
 
 	if (c.ops->disabled)
@@ -423,17 +441,7 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 	if (ret)
 		goto out_cpuset;
 
-	rcu_read_lock();
-	hg = hgroup_find(pgid);
-	ret = -ESRCH;
-	if (hg) {
-		c.domain = hg->domain;
-		/* Kept with the leader, changed for the domain as a whole. */
-		if (c.ops->per_domain)
-			hg = c.domain->leader;
-		ret = hgroup_change(hg, &c);
-	}
-	rcu_read_unlock();
+	ret = hgroup_change(pgid, &c);
 	mutex_unlock(&hgroup_attr_mutex);
 out_cpuset:
 	if (cpusets)
@@ -463,7 +471,7 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 	if (r->disabled)
 		return -EOPNOTSUPP;
 	mutex_lock(&hgroup_attr_mutex);
-	rcu_read_lock();
+	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
 	if (hg) {
 		r->value(hg, &c);
@@ -473,7 +481,7 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 			r->read(hg, kattr);
 		ret = 0;
 	}
-	rcu_read_unlock();
+	read_unlock(&tasklist_lock);
 	mutex_unlock(&hgroup_attr_mutex);
 
 	if (!ret && r->to_user)

@@ -205,8 +205,7 @@ static bool hgroup_set_allows(unsigned int attr,
  * A set may only narrow what each thread's cpuset gives it: one with
  * nothing in a thread's cpuset is refused rather than let the thread out
  * of its cpuset (see cpuset_task_meets()).  Called with cpuset_lock(),
- * which keeps tasks from changing cpusets meanwhile, and tasklist_lock or
- * RCU.
+ * which keeps tasks from changing cpusets meanwhile, and tasklist_lock.
  *
  * Return: true if @set meets the cpuset of every thread of @hg.
  */
@@ -346,10 +345,6 @@ static void hgroup_sets_apply(struct hgroup *hg, const struct hgroup_change *c)
 	 * hgroup_apply_sets().
 	 */
 	smp_store_release(&hg->push_gen, ++hgroup_gen_seq);
-}
-
-static void hgroup_sets_commit(struct hgroup *hg, const struct hgroup_change *c)
-{
 	hgroup_push(hg);
 }
 
@@ -374,7 +369,6 @@ const struct hgroup_restriction hgroup_cpus_restriction = {
 	.fits		= hgroup_sets_fits,
 	.may_join	= hgroup_cpus_may_join,
 	.apply		= hgroup_sets_apply,
-	.commit		= hgroup_sets_commit,
 	.to_user	= hgroup_sets_to_user,
 };
 
@@ -395,7 +389,6 @@ const struct hgroup_restriction hgroup_mems_restriction = {
 	.fits		= hgroup_sets_fits,
 	.may_join	= hgroup_mems_may_join,
 	.apply		= hgroup_sets_apply,
-	.commit		= hgroup_sets_commit,
 	.to_user	= hgroup_sets_to_user,
 };
 

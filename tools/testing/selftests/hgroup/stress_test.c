@@ -53,7 +53,7 @@
 #define NR_UNPRIV	4	/* the last four run as UNPRIV_UID */
 #define NR_THREADS	3	/* per worker, its main thread included */
 #define UNPRIV_UID	65534
-#define DEFAULT_OPS	10000	/* per worker: HG_STRESS_OPS */
+#define DEFAULT_OPS	5000	/* per worker: HG_STRESS_OPS */
 #define DEFAULT_SECS	600	/* time budget: HG_STRESS_SECS */
 #define GRACE_MS	60000	/* for the workers to stop after it */
 #define STALL_MS	120000	/* no operation finishing: a hang */
