@@ -105,6 +105,22 @@ static inline int hg_become(uid_t uid)
 	return 0;
 }
 
+/* Path of exec_helper, next to this program; 0 if it is executable. */
+static inline int hg_helper_path(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash + 1 - buf) + sizeof("exec_helper") > len)
+		return -1;
+	memcpy(slash + 1, "exec_helper", sizeof("exec_helper"));
+	return access(buf, X_OK);
+}
+
 /* Monotonic time in seconds, for the benchmarks. */
 static inline double hg_seconds(void)
 {

@@ -179,29 +179,13 @@ static int domain_pgids(pid_t dom, pid_t *out, int max)
 	return n;
 }
 
-/* Path of exec_helper, next to this program. */
-static int helper_path(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash || (size_t)(slash + 1 - buf) + sizeof("exec_helper") > len)
-		return -1;
-	memcpy(slash + 1, "exec_helper", sizeof("exec_helper"));
-	return access(buf, X_OK);
-}
-
 /* Fork and exec exec_helper with up to three arguments; its exit code. */
 static int run_helper(const char *a1, const char *a2, const char *a3)
 {
 	char helper[PATH_MAX];
 	pid_t pid;
 
-	if (helper_path(helper, sizeof(helper)))
+	if (hg_helper_path(helper, sizeof(helper)))
 		return -1;
 	pid = fork();
 	if (pid < 0)
@@ -1135,7 +1119,7 @@ TEST_F_TIMEOUT(hg, cpus_inherited, 90)
 
 	if (!two_cpus_online())
 		SKIP(return, "needs CPUs 0 and 1 online");
-	ASSERT_EQ(0, helper_path(helper, sizeof(helper)));
+	ASSERT_EQ(0, hg_helper_path(helper, sizeof(helper)));
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -2154,7 +2138,7 @@ TEST_F_TIMEOUT(hg, devices_inherited, 60)
 
 	if (devdir_make_or_skip(_metadata, &dd))
 		return;
-	ASSERT_EQ(0, helper_path(helper, sizeof(helper)));
+	ASSERT_EQ(0, hg_helper_path(helper, sizeof(helper)));
 	snprintf(eperm, sizeof(eperm), "%d", EPERM);
 	a = fork();
 	ASSERT_LE(0, a);

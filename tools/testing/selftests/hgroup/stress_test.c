@@ -1574,22 +1574,6 @@ static int has_domains(void)
 	return found;
 }
 
-/* exec_helper, next to this program. */
-static int helper_path(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash || (size_t)(slash + 1 - buf) + sizeof("exec_helper") > len)
-		return -1;
-	memcpy(slash + 1, "exec_helper", sizeof("exec_helper"));
-	return access(buf, X_OK);
-}
-
 static __u64 own_tasks_max;
 
 /*
@@ -1770,7 +1754,7 @@ TEST_F_TIMEOUT(stress, random_ops, 870)
 	possible_wide = list_top("/sys/devices/system/cpu/possible") >= 64 ||
 			list_top("/sys/devices/system/node/possible") >= 64;
 	ASSERT_NE(0UL, cpus_possible);
-	have_helper = !helper_path(helper, sizeof(helper));
+	have_helper = !hg_helper_path(helper, sizeof(helper));
 	if (!have_helper)
 		TH_LOG("no exec_helper next to this program: no execve()");
 	if (hg_get_tasks(0, &own_tasks_max, NULL))
