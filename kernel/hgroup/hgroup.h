@@ -104,10 +104,12 @@ struct hgroup_devs {
  *	whose task_struct::hgroup_gen differs has yet to apply them.
  * @visit: marks the group during one walk over a domain.
  * @checked: the hgroup_set_attr() call that last checked the group's
- *	values; what it found: @check_restricts, the change is no pure
- *	lift; @check_lift, 0 or why the lift is refused; and, once the
- *	members are checked, @bind_nnp: the change sets @nnp.  All written
- *	with hgroup_attr_mutex held.
+ *	values; this and the next three are written with hgroup_attr_mutex
+ *	held.
+ * @check_restricts: what that call found: the change is no pure lift.
+ * @check_lift: what that call found: 0, or why the lift is refused.
+ * @bind_nnp: what that call found once the members were checked: the
+ *	change sets @nnp.
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
