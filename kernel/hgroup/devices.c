@@ -218,7 +218,8 @@ static void hgroup_devices_put(struct hgroup_change *c)
 
 static void hgroup_devices_copy(struct hgroup *hg, const struct hgroup *from)
 {
-	RCU_INIT_POINTER(hg->devs, hgroup_devs_get(hgroup_deref(from->devs)));
+	RCU_INIT_POINTER(hg->devs,
+			 hgroup_devs_get(hgroup_deref(from->devs, from)));
 }
 
 static void hgroup_devices_release(struct hgroup *hg)
@@ -229,27 +230,27 @@ static void hgroup_devices_release(struct hgroup *hg)
 static void hgroup_devices_value(const struct hgroup *hg,
 				 struct hgroup_change *c)
 {
-	c->devs = hgroup_deref(hg->devs);
+	c->devs = hgroup_deref(hg->devs, hg);
 }
 
 static bool hgroup_devices_allows(const struct hgroup *limit,
 				  const struct hgroup *hg,
 				  const struct hgroup_change *c)
 {
-	return hgroup_devs_subset(c->devs, hgroup_deref(hg->devs)) ||
-	       hgroup_devs_subset(c->devs, hgroup_deref(limit->devs));
+	return hgroup_devs_subset(c->devs, hgroup_deref(hg->devs, hg)) ||
+	       hgroup_devs_subset(c->devs, hgroup_deref(limit->devs, limit));
 }
 
 static bool hgroup_devices_lifts_only(const struct hgroup *hg,
 				      const struct hgroup_change *c)
 {
-	return hgroup_devs_subset(hgroup_deref(hg->devs), c->devs);
+	return hgroup_devs_subset(hgroup_deref(hg->devs, hg), c->devs);
 }
 
 static void hgroup_devices_apply(struct hgroup *hg,
 				 const struct hgroup_change *c)
 {
-	struct hgroup_devs *devs = hgroup_deref(hg->devs);
+	struct hgroup_devs *devs = hgroup_deref(hg->devs, hg);
 
 	rcu_assign_pointer(hg->devs, hgroup_devs_get(c->devs));
 	hgroup_devs_put(devs);

@@ -2,12 +2,20 @@
 /*
  * hgroups: process domains.
  *
- * A domain is a level above sessions and process groups.  Its id is the
- * pid of the process that created it, and every member process is linked
- * to that struct pid under PIDTYPE_DOMAIN, just as session members are
- * linked under PIDTYPE_SID.  That link is what keeps the id from being
- * handed to a new process while the domain has members, even after its
- * creator and its leader process group are gone.
+ * A domain is a level above sessions and process groups.  Users name it
+ * by the pid of the process that created it, and every member process is
+ * linked to that struct pid under PIDTYPE_DOMAIN, just as session members
+ * are linked under PIDTYPE_SID.  That link is what keeps the number from
+ * being handed to a new process while the domain has members, even after
+ * its creator and its leader process group are gone.
+ *
+ * The kernel names a domain by an id of its own, no larger than a pid
+ * number, that is not reused while the domain object lives: the object is
+ * reference-counted by its process groups and its sub-domains (and, in
+ * time, by whatever else is charged to it), so it may outlive its last
+ * process.  Domains form a tree, with a list of children in each, that
+ * can be walked without holding any lock from one step to the next
+ * (hgroup_domain_next()).
  *
  * Nesting comes from PID namespaces: a process may create a domain only
  * from domain 0 of its own namespace, and the domain that holds a
@@ -16,24 +24,111 @@
  * session whose leader is outside the namespace).
  */
 
+#include <linux/idr.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
 
 #include "hgroup.h"
 
-/* A domain and the state of its leader process group, in one object. */
-struct hgroup_leader {
-	struct hgroup hg;
-	struct hgroup_domain domain;
-};
+static struct kmem_cache *hgroup_domain_cachep;
 
-static struct kmem_cache *hgroup_leader_cachep;
+/* The internal ids; 0 is the initial domain's. */
+static DEFINE_IDA(hgroup_domain_ida);
+
+/*
+ * Protects the lists of children (writers; readers use RCU).  Taken from
+ * RCU callbacks, hence with interrupts off.
+ */
+static DEFINE_SPINLOCK(hgroup_domain_lock);
 
 struct hgroup_domain init_hgroup_domain = {
+	.usage	= REFCOUNT_INIT(1),
 	.leader	= &init_hgroup,
-	.id	= &init_struct_pid,
+	.pid	= &init_struct_pid,
+	.children = LIST_HEAD_INIT(init_hgroup_domain.children),
+	.sibling = LIST_HEAD_INIT(init_hgroup_domain.sibling),
+	.mutex	= __MUTEX_INITIALIZER(init_hgroup_domain.mutex),
 	.tasks_max = HGROUP_TASKS_UNLIMITED,
 };
+
+static void hgroup_domain_free_rcu(struct rcu_head *head)
+{
+	struct hgroup_domain *d = container_of(head, struct hgroup_domain, rcu);
+
+	put_pid(d->pid);
+	kmem_cache_free(hgroup_domain_cachep, d);
+}
+
+/**
+ * hgroup_domain_put - drop a reference to a domain
+ * @d: the domain; may be NULL.
+ *
+ * The last reference takes the domain off its parent's list of children,
+ * frees its id and drops its reference to its parent; the memory goes
+ * after an RCU grace period.  Callable in any context.
+ */
+void hgroup_domain_put(struct hgroup_domain *d)
+{
+	struct hgroup_domain *parent;
+	unsigned long flags;
+
+	while (d && refcount_dec_and_test(&d->usage)) {
+		/* Walkers skip it meanwhile: see hgroup_domain_next(). */
+		spin_lock_irqsave(&hgroup_domain_lock, flags);
+		list_del_rcu(&d->sibling);
+		spin_unlock_irqrestore(&hgroup_domain_lock, flags);
+		parent = d->parent;
+		ida_free(&hgroup_domain_ida, d->id);
+		atomic_long_dec(&hgroup_nr_domains);
+		call_rcu(&d->rcu, hgroup_domain_free_rcu);
+		d = parent;
+	}
+}
+
+/**
+ * hgroup_domain_next - pre-order walk over a subtree of domains
+ * @pos: the domain the walk is at, with a reference; NULL to start.
+ * @root: the root of the subtree, with a reference held by the caller
+ *	for the whole walk.
+ *
+ * Takes a reference to the next domain in the subtree and drops the one
+ * to @pos, so the caller may sleep between steps.  A domain holds its
+ * place in its parent's list while it is referenced, so the walk goes on
+ * from there whatever changed meanwhile: every domain that is in the
+ * subtree for the whole walk is visited once, domains made or freed
+ * meanwhile may or may not be.
+ *
+ * Return: the next domain, or NULL (and no reference) after the last.
+ */
+struct hgroup_domain *hgroup_domain_next(struct hgroup_domain *pos,
+					 struct hgroup_domain *root)
+{
+	struct hgroup_domain *d, *next = NULL;
+
+	if (!pos)
+		return hgroup_domain_get(root);
+	rcu_read_lock();
+	/* A domain being freed has no children, and is skipped. */
+	list_for_each_entry_rcu(d, &pos->children, sibling)
+		if (refcount_inc_not_zero(&d->usage)) {
+			next = d;
+			goto out;
+		}
+	for (d = pos; d != root; d = d->parent) {
+		struct hgroup_domain *s = d;
+
+		list_for_each_entry_continue_rcu(s, &d->parent->children,
+						 sibling)
+			if (refcount_inc_not_zero(&s->usage)) {
+				next = s;
+				goto out;
+			}
+	}
+out:
+	rcu_read_unlock();
+	hgroup_domain_put(pos);
+	return next;
+}
 
 /* Is @task the only process linked to @pid under @type? */
 static bool hgroup_alone(struct pid *pid, enum pid_type type,
@@ -61,14 +156,28 @@ long hgroup_domain_create(void)
 {
 	struct task_struct *leader = current->group_leader;
 	struct pid *pid = task_pid(leader);
-	struct hgroup *old, *blocker = NULL;
-	struct hgroup_leader *new;
+	struct hgroup *old, *hg, *blocker = NULL;
+	struct hgroup_domain *d;
 	unsigned int seq;
 	long ret;
 
-	new = kmem_cache_alloc(hgroup_leader_cachep, GFP_KERNEL_ACCOUNT);
-	if (!new)
-		return -ENOMEM;
+	d = kmem_cache_zalloc(hgroup_domain_cachep, GFP_KERNEL_ACCOUNT);
+	hg = hgroup_alloc();
+	ret = -ENOMEM;
+	if (!d || !hg)
+		goto out_free;
+	ret = ida_alloc_range(&hgroup_domain_ida, 1, HGROUP_DOMAIN_ID_MAX,
+			      GFP_KERNEL);
+	if (ret < 0) {
+		/* As many domains as there can be pids, as fork says. */
+		ret = ret == -ENOSPC ? -EAGAIN : ret;
+		goto out_free;
+	}
+	d->id = ret;
+	refcount_set(&d->usage, 1);
+	INIT_LIST_HEAD(&d->children);
+	mutex_init(&d->mutex);
+	d->tasks_max = HGROUP_TASKS_UNLIMITED;
 
 	write_lock_irq(&tasklist_lock);
 	ret = -EPERM;
@@ -99,26 +208,35 @@ long hgroup_domain_create(void)
 	 * fresh state object, now the leader of the new domain, is
 	 * invisible to anyone else.
 	 */
-	hgroup_init_state(&new->hg, task_pgrp(leader), old);
-	/* Whoever could change the group still can, and only they. */
-	new->hg.owner = old->owner;
-	new->hg.domain = &new->domain;
-	new->domain.leader = &new->hg;
-	new->domain.id = get_pid(pid);
+	d->pid = get_pid(pid);
+	d->parent = hgroup_domain_get(old->domain);
 	/* The caller's threads are counted in the old domain already. */
-	new->domain.nr_tasks = leader->signal->nr_threads;
-	new->domain.tasks_max = HGROUP_TASKS_UNLIMITED;
-
-	change_pid(leader, PIDTYPE_DOMAIN, pid);
-	rcu_assign_pointer(leader->signal->hgroup, &new->hg);
-	hgroup_put(old);
+	d->nr_tasks = leader->signal->nr_threads;
+	spin_lock(&hgroup_domain_lock);
+	list_add_tail_rcu(&d->sibling, &d->parent->children);
+	spin_unlock(&hgroup_domain_lock);
 	atomic_long_inc(&hgroup_nr_domains);
-	new = NULL;
+
+	d->leader = hg;
+	hgroup_init_state(hg, task_pgrp(leader), old, d);
+	/* Whoever could change the group still can, and only they. */
+	hg->owner = old->owner;
+	/* The group holds the only reference. */
+	hgroup_domain_put(d);
+	d = NULL;
+	change_pid(leader, PIDTYPE_DOMAIN, pid);
+	rcu_assign_pointer(leader->signal->hgroup, hg);
+	hgroup_put(old);
+	hg = NULL;
 	ret = pid_vnr(pid);
 out:
 	write_unlock_irq(&tasklist_lock);
-	if (new)
-		kmem_cache_free(hgroup_leader_cachep, new);
+	if (d)
+		ida_free(&hgroup_domain_ida, d->id);
+out_free:
+	if (d)
+		kmem_cache_free(hgroup_domain_cachep, d);
+	hgroup_free_unused(hg);
 	if (blocker) {
 		ret = hgroup_wait_unblocked(blocker, seq);
 		hgroup_put(blocker);
@@ -149,19 +267,9 @@ long hgroup_domain_of(pid_t pid)
 	return ret;
 }
 
-/* Called from the RCU callback freeing a domain's leader. */
-void hgroup_domain_free(struct hgroup *leader)
-{
-	struct hgroup_leader *l = container_of(leader, struct hgroup_leader, hg);
-
-	put_pid(l->domain.id);
-	kmem_cache_free(hgroup_leader_cachep, l);
-	atomic_long_dec(&hgroup_nr_domains);
-}
-
 static int __init hgroup_domain_init(void)
 {
-	hgroup_leader_cachep = KMEM_CACHE(hgroup_leader,
+	hgroup_domain_cachep = KMEM_CACHE(hgroup_domain,
 					  SLAB_PANIC | SLAB_ACCOUNT);
 	return 0;
 }

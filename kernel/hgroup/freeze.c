@@ -66,7 +66,7 @@ static void hgroup_unblock(struct hgroup *hg)
 }
 
 /*
- * Change the freeze setting of a group; hgroup_attr_mutex and
+ * Change the freeze setting of a group; the domain's mutex and
  * tasklist_lock held.
  */
 static void hgroup_freeze_apply(struct hgroup *hg,

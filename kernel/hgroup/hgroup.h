@@ -6,17 +6,18 @@
  * ------------
  * Every process group has a struct hgroup, reached from each member
  * process through signal_struct::hgroup.  Every domain has a struct
- * hgroup_domain, allocated together with the hgroup of its leader process
- * group, so that the domain lives exactly as long as that hgroup.
+ * hgroup_domain, reference-counted on its own: by each of its process
+ * groups, each sub-domain, and short-lived users.
  *
- * References (all counted in hgroup::usage):
+ * References to a process group's state (counted in hgroup::usage):
  *  - one per member process (signal_struct::hgroup);
  *  - one per child in the hierarchy (hgroup::parent): every process group
  *    of a domain is a child of the domain's leader, and a domain's leader
  *    is a child of its parent domain's leader;
  *  - short-lived ones taken by readers.
- * There are no back references, so there are no cycles: a leader, and so
- * its domain, lives while anything in the domain or below it lives.
+ * There are no back references, so there are no cycles: a leader lives
+ * while anything in its domain or below it lives, and a domain at least
+ * as long as its leader.
  *
  * All changes of signal_struct::hgroup and of the PIDTYPE_DOMAIN links are
  * made under tasklist_lock held for writing; readers use RCU.  Objects are
@@ -28,7 +29,9 @@
  * objects (NULL meaning unrestricted), shared by every process group that
  * has the same one: a new group takes a reference to its creator's.  A
  * change builds a new object and swaps the pointers.  Changes are
- * serialised by hgroup_attr_mutex.  What a change is checked against in
+ * serialised by the mutex of the domain they are made in; nothing holds
+ * two such mutexes, and the values of groups in other domains (the
+ * ancestors a lift is bounded by) are read under RCU.  What a change is checked against in
  * the values of restrictions is checked under RCU, without holding up
  * fork, exit, setsid() or setpgid(); what it is checked against in the
  * members is checked, and the change made, with tasklist_lock held for
@@ -88,7 +91,7 @@ struct hgroup_devs {
  * @pgrp: the process group this state belongs to.
  * @parent: the process group above this one in the hierarchy; NULL only
  *	for init_hgroup.
- * @domain: the domain this process group is in.
+ * @domain: the domain this process group is in; holds a reference.
  * @owner: effective uid of the process that created the group.
  * @cpus: allowed CPUs; NULL for all.
  * @mems: allowed memory nodes; NULL for all.
@@ -99,13 +102,13 @@ struct hgroup_devs {
  * @unblock_seq: counts the events that may let a group creation held
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
- *	hgroup_attr_mutex.
+ *	the domain's mutex.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
  *	whose task_struct::hgroup_gen differs has yet to apply them.
  * @visit: marks the group during one walk over a domain.
  * @checked: the hgroup_set_attr() call that last checked the group's
- *	values; this and the next three are written with hgroup_attr_mutex
- *	held.
+ *	values; this and the next three are written with the domain's
+ *	mutex held.
  * @check_restricts: what that call found: the change is no pure lift.
  * @check_lift: what that call found: 0, or why the lift is refused.
  * @bind_nnp: what that call found once the members were checked: the
@@ -133,33 +136,71 @@ struct hgroup {
 	struct rcu_head rcu;
 };
 
+/* The largest internal domain id: ids fit where pid numbers do. */
+#define HGROUP_DOMAIN_ID_MAX	(PID_MAX_LIMIT - 1)
+
 /**
  * struct hgroup_domain - a process domain
- * @leader: state of the leader process group; for every domain but the
- *	initial one, allocated in the same object (struct hgroup_leader).
- * @id: the creating process; its numbers are the domain's ids.  Every
- *	member process is linked to it under PIDTYPE_DOMAIN, which keeps the
- *	numbers reserved while the domain has members.
- *
+ * @usage: references: one per process group of the domain (hgroup::domain),
+ *	one per sub-domain (@parent), and short-lived ones.
+ * @id: the kernel's name for the domain, unique among live domain objects
+ *	and not reused while this one lives; 0 for the initial domain.
+ * @pid: the creating process; its numbers are the domain's ids for users.
+ *	Every member process is linked to it under PIDTYPE_DOMAIN, which
+ *	keeps the numbers reserved while the domain has members.
+ * @leader: state of the leader process group; valid while the domain has
+ *	a process group (every group of the domain, and every sub-domain's
+ *	leader, holds a reference to it through hgroup::parent), NULL after.
+ * @parent: the domain this one is subordinate to; NULL for the initial
+ *	domain.  Holds a reference.
+ * @children: the sub-domains, linked through their @sibling; changed
+ *	under hgroup_domain_lock (domain.c), read under RCU.
+ * @sibling: in @parent's @children while the domain is referenced.
+ * @mutex: serialises changes of the restrictions of the domain's groups
+ *	and of the domain, and the reading of values that a reader takes a
+ *	reference to.  Never nested: no path holds two.
  * @nr_tasks: tasks (threads) in the domain and its sub-domains.
  * @tasks_max: limit of @nr_tasks; HGROUP_TASKS_UNLIMITED for none.
+ * @rcu: for freeing after a grace period.
  *
- * The domain a domain is subordinate to is @leader->parent->domain (none
- * for the initial domain), kept alive by @leader's parent reference.
  * @nr_tasks changes only with tasklist_lock held for writing.
  */
 struct hgroup_domain {
+	refcount_t usage;
+	u32 id;
+	struct pid *pid;
 	struct hgroup *leader;
-	struct pid *id;
+	struct hgroup_domain *parent;
+	struct list_head children;
+	struct list_head sibling;
+	struct mutex mutex;	/* see above */
 	long nr_tasks;
 	u64 tasks_max;
+	struct rcu_head rcu;
 };
 
 static inline struct hgroup_domain *
-hgroup_domain_parent(struct hgroup_domain *d)
+hgroup_domain_get(struct hgroup_domain *d)
 {
-	return d->leader->parent ? d->leader->parent->domain : NULL;
+	refcount_inc(&d->usage);
+	return d;
 }
+
+void hgroup_domain_put(struct hgroup_domain *d);
+struct hgroup_domain *hgroup_domain_next(struct hgroup_domain *pos,
+					 struct hgroup_domain *root);
+
+/**
+ * hgroup_for_each_domain - walk a subtree of domains, pre-order
+ * @pos: the domain of each step, with a reference.
+ * @root: the root of the subtree, referenced by the caller.
+ *
+ * The body may sleep.  Leaving it early, drop @pos with
+ * hgroup_domain_put().
+ */
+#define hgroup_for_each_domain(pos, root)				\
+	for (struct hgroup_domain *__root = (root), *__d = NULL;	\
+	     ((pos) = __d = hgroup_domain_next(__d, __root));)
 
 extern struct hgroup_domain init_hgroup_domain;
 
@@ -194,12 +235,28 @@ static inline struct hgroup *hgroup_get(struct hgroup *hg)
 }
 
 void hgroup_put(struct hgroup *hg);
-extern struct mutex hgroup_attr_mutex;
+struct hgroup *hgroup_alloc(void);
+void hgroup_free_unused(struct hgroup *hg);
 
-/* A restriction of a group, read by hgroup_attr_mutex or tasklist_lock. */
-#define hgroup_deref(p)							\
-	rcu_dereference_check(p, lockdep_is_held(&hgroup_attr_mutex) ||	\
-			      lockdep_is_held(&tasklist_lock))
+#ifdef CONFIG_LOCKDEP
+/* Is a lock held that keeps the restrictions of @hg from changing? */
+static inline bool hgroup_lock_held(const struct hgroup *hg)
+{
+	return lockdep_is_held(&hg->domain->mutex) ||
+	       lockdep_is_held(&tasklist_lock);
+}
+#else
+static inline bool hgroup_lock_held(const struct hgroup *hg)
+{
+	return true;
+}
+#endif
+
+/*
+ * A restriction @p of the group @hg; its domain's mutex, tasklist_lock
+ * or RCU held.
+ */
+#define hgroup_deref(p, hg)	rcu_dereference_check(p, hgroup_lock_held(hg))
 
 struct hgroup_restriction;
 
@@ -263,9 +320,9 @@ struct hgroup_change {
  *	@get) out through @kattr's user pointers; optional.
  *
  * Everything but @parse, @get, @put, @release and @to_user is called
- * with hgroup_attr_mutex or tasklist_lock held, so that the value of a
- * group cannot change under it; @value, @allows and @lifts_only may be
- * called under RCU with hgroup_attr_mutex, and no callback sleeps.  What
+ * with the group's domain mutex or tasklist_lock held, so that the value
+ * of a group cannot change under it; @value, @allows and @lifts_only may
+ * be called under RCU with that mutex, and no callback sleeps.  What
  * walks the members (@fits, @apply, @read) has tasklist_lock.  A kind plugs in with one entry in
  * hgroup_restrictions[] (restrict.c); the generic rule (permission,
  * hierarchy, atomic domain scope) is not its business.
@@ -301,12 +358,11 @@ extern const struct hgroup_restriction hgroup_devices_restriction;
 extern const struct hgroup_restriction hgroup_freeze_restriction;
 extern const struct hgroup_restriction hgroup_tasks_restriction;
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
-		       const struct hgroup *from);
+		       const struct hgroup *from, struct hgroup_domain *d);
 
 /* domain.c */
 long hgroup_domain_create(void);
 long hgroup_domain_of(pid_t pid);
-void hgroup_domain_free(struct hgroup *leader);
 
 /* restrict.c */
 const struct hgroup_restriction *hgroup_restriction(unsigned int attr);

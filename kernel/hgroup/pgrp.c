@@ -33,12 +33,12 @@ static void hgroup_free_rcu(struct rcu_head *head)
 
 	put_pid(hg->pgrp);
 	hgroup_restrict_release(hg);
-	if (hgroup_is_leader(hg)) {
-		hgroup_domain_free(hg);
-	} else {
-		kmem_cache_free(hgroup_cachep, hg);
-		atomic_long_dec(&hgroup_nr_pgrps);
-	}
+	/* No group of the domain is left: see hgroup_domain::leader. */
+	if (hgroup_is_leader(hg))
+		WRITE_ONCE(hg->domain->leader, NULL);
+	hgroup_domain_put(hg->domain);
+	kmem_cache_free(hgroup_cachep, hg);
+	atomic_long_dec(&hgroup_nr_pgrps);
 	hgroup_put(parent);
 }
 
@@ -56,23 +56,50 @@ void hgroup_put(struct hgroup *hg)
 }
 
 /**
+ * hgroup_alloc - allocate the state of a process group
+ *
+ * Called before taking tasklist_lock, by the calls that may make a
+ * process group.  Pass it to hgroup_init_state() or hgroup_free_unused().
+ *
+ * Return: the state, not initialised, or NULL.
+ */
+struct hgroup *hgroup_alloc(void)
+{
+	return kmem_cache_alloc(hgroup_cachep, GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * hgroup_free_unused - free a state hgroup_alloc() gave and nobody used
+ * @hg: the state; may be NULL.
+ */
+void hgroup_free_unused(struct hgroup *hg)
+{
+	if (hg)
+		kmem_cache_free(hgroup_cachep, hg);
+}
+
+/**
  * hgroup_init_state - initialise the state of a new process group
  * @hg: the new state.
  * @pgrp: the new process group.
  * @from: state of the group the creating process comes from.
+ * @d: the domain the new group leads, or NULL.
  *
- * The new group is in @from's domain, under that domain's leader, and
- * starts with @from's restrictions.
+ * The new group is in @from's domain, under that domain's leader, or
+ * leads the new domain @d (whose hgroup_domain::leader is @hg), which is
+ * subordinate to @from's; either way it starts with @from's restrictions.
+ * Called with tasklist_lock held for writing.
  */
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
-		       const struct hgroup *from)
+		       const struct hgroup *from, struct hgroup_domain *d)
 {
 	refcount_set(&hg->usage, 1);
 	hg->pgrp = get_pid(pgrp);
-	hg->domain = from->domain;
+	hg->domain = hgroup_domain_get(d ?: from->domain);
 	hg->parent = hgroup_get(from->domain->leader);
 	hg->owner = current_euid();
 	hgroup_restrict_copy(hg, from);
+	atomic_long_inc(&hgroup_nr_pgrps);
 }
 
 /**
@@ -159,7 +186,7 @@ void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader)
  */
 int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx)
 {
-	ctx->prealloc = kmem_cache_alloc(hgroup_cachep, GFP_KERNEL_ACCOUNT);
+	ctx->prealloc = hgroup_alloc();
 	ctx->blocker = NULL;
 	return ctx->prealloc ? 0 : -ENOMEM;
 }
@@ -261,8 +288,7 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
 	} else {
 		hg = ctx->prealloc;
 		ctx->prealloc = NULL;
-		hgroup_init_state(hg, pgrp, old);
-		atomic_long_inc(&hgroup_nr_pgrps);
+		hgroup_init_state(hg, pgrp, old, NULL);
 	}
 	rcu_assign_pointer(p->signal->hgroup, hg);
 	hgroup_moved(p, old, hg);
@@ -283,8 +309,7 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
  */
 int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err)
 {
-	if (ctx->prealloc)
-		kmem_cache_free(hgroup_cachep, ctx->prealloc);
+	hgroup_free_unused(ctx->prealloc);
 	if (!ctx->blocker)
 		return err;
 	err = hgroup_wait_unblocked(ctx->blocker, ctx->seq);

@@ -10,10 +10,12 @@
  * the hierarchy, and the domain scope applied as one step.
  *
  * hgroup_attr_set() is all of hgroup_set_attr() once its argument is in
- * kernel memory.  It builds the new value before taking any lock, then, under
- * hgroup_attr_mutex and tasklist_lock held for reading, finds the target
- * groups, checks permission and the lifting rule for every one of them,
- * and only then changes them: a refused call changes nothing.
+ * kernel memory.  It builds the new value before taking any lock, then,
+ * under the mutex of the target's domain, checks permission and the
+ * lifting rule for every group it changes, and, under tasklist_lock held
+ * for reading, checks the members and only then changes the groups: a
+ * refused call changes nothing.  Calls on different domains do not wait
+ * for each other.
  *
  * The lifting rule: a change may give a group only what the caller's own
  * group, every group above it and every group above the target allow.
@@ -32,11 +34,11 @@
 
 #include "hgroup.h"
 
-/* Serialises changes of restrictions, see hgroup.h. */
-DEFINE_MUTEX(hgroup_attr_mutex);
+/* Counter for hgroup::visit and hgroup_change::id, shared by all domains. */
+static atomic64_t hgroup_visit_seq = ATOMIC64_INIT(0);
 
-/* Counter for hgroup::visit; hgroup_attr_mutex. */
-static u64 hgroup_visit_seq;
+/* hgroup_change() found the group in another domain than the one locked. */
+#define HGROUP_RETRY	1
 
 /* The kinds of restriction, by HGROUP_ATTR_* number. */
 static const struct hgroup_restriction *const hgroup_restrictions[] = {
@@ -336,14 +338,14 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 					struct hgroup_change *c))
 {
 	struct hgroup_domain *d = c->domain;
-	u64 visit = ++hgroup_visit_seq;
+	u64 visit = atomic64_inc_return(&hgroup_visit_seq);
 	struct task_struct *p;
 	struct hgroup *hg;
 	int ret;
 
 	d->leader->visit = visit;
 	ret = fn(d->leader, c);
-	hlist_for_each_entry_rcu(p, &d->id->tasks[PIDTYPE_DOMAIN],
+	hlist_for_each_entry_rcu(p, &d->pid->tasks[PIDTYPE_DOMAIN],
 				 pid_links[PIDTYPE_DOMAIN],
 				 lockdep_is_held(&tasklist_lock)) {
 		if (ret)
@@ -361,18 +363,53 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 /* The target of @c: @hg, or its domain's leader for a per-domain kind. */
 static struct hgroup *hgroup_target(struct hgroup *hg, struct hgroup_change *c)
 {
-	c->domain = hg->domain;
 	return c->ops->per_domain ? hg->domain->leader : hg;
 }
 
 /*
+ * Lock the domain of the group named @pgid.  The group may have left it
+ * by the time the mutex is held: look it up again, see hgroup_change().
+ */
+static struct hgroup_domain *hgroup_lock_domain(pid_t pgid)
+{
+	struct hgroup_domain *d = NULL;
+	struct hgroup *hg;
+	int ret;
+
+	rcu_read_lock();
+	hg = hgroup_find(pgid);
+	/* Held: @hg drops its reference only after a grace period. */
+	if (hg)
+		d = hgroup_domain_get(hg->domain);
+	rcu_read_unlock();
+	if (!d)
+		return ERR_PTR(-ESRCH);
+	ret = mutex_lock_killable(&d->mutex);
+	if (ret) {
+		hgroup_domain_put(d);
+		return ERR_PTR(ret);
+	}
+	return d;
+}
+
+static void hgroup_unlock_domain(struct hgroup_domain *d)
+{
+	mutex_unlock(&d->mutex);
+	hgroup_domain_put(d);
+}
+
+/*
  * Check and make the change of the group named @pgid, or of every group
- * of its domain.  The checks of values, which may compare long device
- * lists over many groups, run first under RCU only.  Then, with
- * tasklist_lock held for reading, the group is looked up again (it may
- * have changed meanwhile), the groups not checked yet get every check,
- * all get the checks of their members, and the change is made: whole, or
- * not at all.
+ * of its domain, with the mutex of @c->domain held.  The checks of values,
+ * which may compare long device lists over many groups, run first under
+ * RCU only.  Then, with tasklist_lock held for reading, the group is looked
+ * up again (it may have changed meanwhile), the groups not checked yet get
+ * every check, all get the checks of their members, and the change is
+ * made: whole, or not at all.  cpuset_lock() is taken for that step only,
+ * so no cpuset change waits for the checks of values.
+ *
+ * Return: 0, a negative errno, or HGROUP_RETRY if the group named @pgid
+ * is not in @c->domain (any more).
  */
 static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 {
@@ -380,24 +417,26 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	struct hgroup *hg;
 	int ret;
 
-	c->id = ++hgroup_visit_seq;
+	c->id = atomic64_inc_return(&hgroup_visit_seq);
 	rcu_read_lock();
 	hg = hgroup_find(pgid);
-	if (hg) {
+	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
+	if (!ret) {
 		hg = hgroup_target(hg, c);
 		ret = all ? hgroup_walk_domain(c, hgroup_check_values) :
 			    hgroup_check_values(hg, c);
-		if (ret) {
-			rcu_read_unlock();
-			return ret;
-		}
 	}
 	rcu_read_unlock();
+	if (ret)
+		return ret;
 
+	/* Keep tasks from changing cpusets while the sets are checked. */
+	if (c->ops->cpusets)
+		cpuset_lock();
 	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
-	ret = -ESRCH;
-	if (hg) {
+	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
+	if (!ret) {
 		hg = hgroup_target(hg, c);
 		ret = all ? hgroup_walk_domain(c, hgroup_check_members) :
 			    hgroup_check_members(hg, c);
@@ -406,6 +445,8 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 		ret = all ? hgroup_walk_domain(c, hgroup_apply_one) :
 			    hgroup_apply_one(hg, c);
 	read_unlock(&tasklist_lock);
+	if (c->ops->cpusets)
+		cpuset_unlock();
 	return ret;
 }
 
@@ -425,7 +466,6 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		.ops = hgroup_restriction(attr),
 		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
 	};
-	bool cpusets;
 	long ret;
 
 	if (c.ops->disabled)
@@ -433,19 +473,16 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 	ret = c.ops->parse(&c, kattr);
 	if (ret)
 		return ret;
-	/* Keep tasks from changing cpusets while the sets are checked. */
-	cpusets = c.ops->cpusets;
-	if (cpusets)
-		cpuset_lock();
-	ret = mutex_lock_killable(&hgroup_attr_mutex);
-	if (ret)
-		goto out_cpuset;
-
-	ret = hgroup_change(pgid, &c);
-	mutex_unlock(&hgroup_attr_mutex);
-out_cpuset:
-	if (cpusets)
-		cpuset_unlock();
+	/* A group changes domain once at most (set_domainid()). */
+	do {
+		c.domain = hgroup_lock_domain(pgid);
+		if (IS_ERR(c.domain)) {
+			ret = PTR_ERR(c.domain);
+			break;
+		}
+		ret = hgroup_change(pgid, &c);
+		hgroup_unlock_domain(c.domain);
+	} while (ret == HGROUP_RETRY);
 	hgroup_change_put(&c);
 	return ret;
 }
@@ -458,6 +495,9 @@ out_cpuset:
  *	output fields filled in.
  * @flags: HGROUP_SCOPE_DOMAIN or 0, already checked against @attr.
  *
+ * Only the mutex of the group's domain is taken, so that the value read
+ * is not swapped while a reference to it is taken.
+ *
  * Return: 0 or a negative errno, see include/uapi/linux/hgroup.h.
  */
 long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
@@ -465,24 +505,29 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 {
 	struct hgroup_change c = { .ops = hgroup_restriction(attr) };
 	const struct hgroup_restriction *r = c.ops;
+	struct hgroup_domain *d;
 	struct hgroup *hg;
-	long ret = -ESRCH;
+	long ret;
 
 	if (r->disabled)
 		return -EOPNOTSUPP;
-	mutex_lock(&hgroup_attr_mutex);
-	read_lock(&tasklist_lock);
-	hg = hgroup_find(pgid);
-	if (hg) {
-		r->value(hg, &c);
-		if (r->get)
-			r->get(&c);
-		if (r->read)
-			r->read(hg, kattr);
-		ret = 0;
-	}
-	read_unlock(&tasklist_lock);
-	mutex_unlock(&hgroup_attr_mutex);
+	do {
+		d = hgroup_lock_domain(pgid);
+		if (IS_ERR(d))
+			return PTR_ERR(d);
+		read_lock(&tasklist_lock);
+		hg = hgroup_find(pgid);
+		ret = !hg ? -ESRCH : hg->domain != d ? HGROUP_RETRY : 0;
+		if (!ret) {
+			r->value(hg, &c);
+			if (r->get)
+				r->get(&c);
+			if (r->read)
+				r->read(hg, kattr);
+		}
+		read_unlock(&tasklist_lock);
+		hgroup_unlock_domain(d);
+	} while (ret == HGROUP_RETRY);
 
 	if (!ret && r->to_user)
 		ret = r->to_user(&c, kattr);

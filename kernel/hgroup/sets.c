@@ -228,15 +228,15 @@ static bool hgroup_set_fits(unsigned int attr,
 	return true;
 }
 
-/* Counter for hgroup::push_gen; hgroup_attr_mutex. */
-static u64 hgroup_gen_seq;
+/* Counter for hgroup::push_gen, shared by all domains. */
+static atomic64_t hgroup_gen_seq = ATOMIC64_INIT(0);
 
 /* The set of @hg that @attr is about. */
 static struct hgroup_set *hgroup_set_of(const struct hgroup *hg,
 					unsigned int attr)
 {
-	return attr == HGROUP_ATTR_CPUS ? hgroup_deref(hg->cpus) :
-		hgroup_deref(hg->mems);
+	return attr == HGROUP_ATTR_CPUS ? hgroup_deref(hg->cpus, hg) :
+		hgroup_deref(hg->mems, hg);
 }
 
 /* The slot of @hg that holds the set @attr is about. */
@@ -263,14 +263,16 @@ static void hgroup_sets_put(struct hgroup_change *c)
 
 static void hgroup_cpus_copy(struct hgroup *hg, const struct hgroup *from)
 {
-	RCU_INIT_POINTER(hg->cpus, hgroup_set_get(hgroup_deref(from->cpus)));
+	RCU_INIT_POINTER(hg->cpus,
+			 hgroup_set_get(hgroup_deref(from->cpus, from)));
 	/* Both sets as @from has them: no push when moving between them. */
 	hg->push_gen = from->push_gen;
 }
 
 static void hgroup_mems_copy(struct hgroup *hg, const struct hgroup *from)
 {
-	RCU_INIT_POINTER(hg->mems, hgroup_set_get(hgroup_deref(from->mems)));
+	RCU_INIT_POINTER(hg->mems,
+			 hgroup_set_get(hgroup_deref(from->mems, from)));
 	hg->push_gen = from->push_gen;
 }
 
@@ -315,14 +317,14 @@ static bool hgroup_sets_fits(struct hgroup *hg, const struct hgroup_change *c)
 /* The sets must meet the thread's cpuset, or they would not bind. */
 static bool hgroup_cpus_may_join(struct task_struct *t, const struct hgroup *to)
 {
-	const struct hgroup_set *set = hgroup_deref(to->cpus);
+	const struct hgroup_set *set = hgroup_deref(to->cpus, to);
 
 	return cpuset_task_meets(t, set ? to_cpumask(set->bits) : NULL, NULL);
 }
 
 static bool hgroup_mems_may_join(struct task_struct *t, const struct hgroup *to)
 {
-	const struct hgroup_set *set = hgroup_deref(to->mems);
+	const struct hgroup_set *set = hgroup_deref(to->mems, to);
 
 	return cpuset_task_meets(t, NULL,
 				 set ? (const nodemask_t *)set->bits : NULL);
@@ -344,7 +346,7 @@ static void hgroup_sets_apply(struct hgroup *hg, const struct hgroup_change *c)
 	 * them needs no push.  Pairs with the acquire in
 	 * hgroup_apply_sets().
 	 */
-	smp_store_release(&hg->push_gen, ++hgroup_gen_seq);
+	smp_store_release(&hg->push_gen, atomic64_inc_return(&hgroup_gen_seq));
 	hgroup_push(hg);
 }
 

@@ -25,10 +25,10 @@ int hgroup_tasks_charge(struct hgroup_domain *d, long n)
 	struct hgroup_domain *a;
 
 	lockdep_assert_held_write(&tasklist_lock);
-	for (a = d; a != &init_hgroup_domain; a = hgroup_domain_parent(a))
+	for (a = d; a != &init_hgroup_domain; a = a->parent)
 		if ((u64)a->nr_tasks + n > a->tasks_max)
 			return -EAGAIN;
-	for (a = d; a != &init_hgroup_domain; a = hgroup_domain_parent(a))
+	for (a = d; a != &init_hgroup_domain; a = a->parent)
 		WRITE_ONCE(a->nr_tasks, a->nr_tasks + n);
 	return 0;
 }
@@ -43,7 +43,7 @@ void hgroup_tasks_uncharge(struct hgroup_domain *d, long n)
 	struct hgroup_domain *a;
 
 	lockdep_assert_held_write(&tasklist_lock);
-	for (a = d; a != &init_hgroup_domain; a = hgroup_domain_parent(a)) {
+	for (a = d; a != &init_hgroup_domain; a = a->parent) {
 		WARN_ON_ONCE(a->nr_tasks < n);
 		WRITE_ONCE(a->nr_tasks, a->nr_tasks - n);
 	}

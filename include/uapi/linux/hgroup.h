@@ -34,6 +34,7 @@
  *   the namespace);
  * - ``EBUSY``: another process, a zombie too, is in the caller's session
  *   or process group;
+ * - ``EAGAIN``: as many domains exist as there can be pids;
  * - ``ENOMEM``: out of memory.
  */
 
