@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build one flavour of the kernel out of tree.
-#   mk/kernel.sh FLAVOUR     (hgroup | debug | baseline | regress | regress-base)
+#   mk/kernel.sh FLAVOUR     (hgroup | debug | kcsan | baseline | regress |
+#                            regress-base)
 # The .config is tinyconfig plus the flavour's fragments; it is regenerated
 # only when a fragment changes, so repeated builds stay incremental.
 set -e
@@ -16,6 +17,7 @@ frags="$repo/mk/config/base.config $repo/tools/testing/selftests/hgroup/config"
 case $flavour in
 hgroup) ;;
 debug) frags="$frags $repo/mk/config/debug.config" ;;
+kcsan) frags="$frags $repo/mk/config/kcsan.config" ;;
 baseline) frags="$frags $repo/mk/config/baseline.config" ;;
 regress) frags="$frags $repo/mk/config/regress.config" ;;
 regress-base) frags="$frags $repo/mk/config/regress.config $repo/mk/config/baseline.config" ;;

@@ -10,7 +10,7 @@
  * its creator and its leader process group are gone.
  *
  * The kernel names a domain by an id of its own, no larger than a pid
- * number, that is not reused while the domain object lives: the object is
+ * number, that is not reused while the domain is referenced: the object is
  * reference-counted by its process groups and its sub-domains (and, in
  * time, by whatever else is charged to it), so it may outlive its last
  * process.  Domains form a tree, with a list of children in each, that
@@ -209,6 +209,7 @@ long hgroup_domain_create(void)
 	 * invisible to anyone else.
 	 */
 	d->pid = get_pid(pid);
+	d->leader = hg;
 	d->parent = hgroup_domain_get(old->domain);
 	/* The caller's threads are counted in the old domain already. */
 	d->nr_tasks = leader->signal->nr_threads;
@@ -217,7 +218,6 @@ long hgroup_domain_create(void)
 	spin_unlock(&hgroup_domain_lock);
 	atomic_long_inc(&hgroup_nr_domains);
 
-	d->leader = hg;
 	hgroup_init_state(hg, task_pgrp(leader), old, d);
 	/* Whoever could change the group still can, and only they. */
 	hg->owner = old->owner;

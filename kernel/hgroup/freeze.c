@@ -138,7 +138,8 @@ static bool hgroup_freeze_allows(const struct hgroup *limit,
 				 const struct hgroup *hg,
 				 const struct hgroup_change *c)
 {
-	return !(limit->freeze & hg->freeze & ~c->freeze);
+	/* @limit may be in another domain, changing meanwhile. */
+	return !(READ_ONCE(limit->freeze) & hg->freeze & ~c->freeze);
 }
 
 static bool hgroup_freeze_lifts_only(const struct hgroup *hg,

@@ -143,14 +143,18 @@ struct hgroup {
  * struct hgroup_domain - a process domain
  * @usage: references: one per process group of the domain (hgroup::domain),
  *	one per sub-domain (@parent), and short-lived ones.
- * @id: the kernel's name for the domain, unique among live domain objects
- *	and not reused while this one lives; 0 for the initial domain.
+ * @id: the kernel's name for the domain, unique among referenced domains
+ *	and not reused while this one is referenced; 0 for the initial
+ *	domain.
  * @pid: the creating process; its numbers are the domain's ids for users.
  *	Every member process is linked to it under PIDTYPE_DOMAIN, which
  *	keeps the numbers reserved while the domain has members.
  * @leader: state of the leader process group; valid while the domain has
  *	a process group (every group of the domain, and every sub-domain's
- *	leader, holds a reference to it through hgroup::parent), NULL after.
+ *	leader, holds a reference to it through hgroup::parent).  Set to
+ *	NULL when the leader's last reference goes, a grace period before
+ *	it is freed: read with READ_ONCE() under RCU, it is NULL or usable
+ *	until the read-side section ends.
  * @parent: the domain this one is subordinate to; NULL for the initial
  *	domain.  Holds a reference.
  * @children: the sub-domains, linked through their @sibling; changed
@@ -243,7 +247,7 @@ void hgroup_free_unused(struct hgroup *hg);
 static inline bool hgroup_lock_held(const struct hgroup *hg)
 {
 	return lockdep_is_held(&hg->domain->mutex) ||
-	       lockdep_is_held(&tasklist_lock);
+	       lockdep_is_held_type(&tasklist_lock, 0);
 }
 #else
 static inline bool hgroup_lock_held(const struct hgroup *hg)
@@ -254,7 +258,9 @@ static inline bool hgroup_lock_held(const struct hgroup *hg)
 
 /*
  * A restriction @p of the group @hg; its domain's mutex, tasklist_lock
- * or RCU held.
+ * held for writing, or RCU held.  Changes are made under the mutex with
+ * tasklist_lock held for reading, so a reader holding only the latter
+ * (for another domain's mutex) needs RCU.
  */
 #define hgroup_deref(p, hg)	rcu_dereference_check(p, hgroup_lock_held(hg))
 

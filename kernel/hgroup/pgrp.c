@@ -33,9 +33,6 @@ static void hgroup_free_rcu(struct rcu_head *head)
 
 	put_pid(hg->pgrp);
 	hgroup_restrict_release(hg);
-	/* No group of the domain is left: see hgroup_domain::leader. */
-	if (hgroup_is_leader(hg))
-		WRITE_ONCE(hg->domain->leader, NULL);
 	hgroup_domain_put(hg->domain);
 	kmem_cache_free(hgroup_cachep, hg);
 	atomic_long_dec(&hgroup_nr_pgrps);
@@ -51,8 +48,16 @@ static void hgroup_free_rcu(struct rcu_head *head)
  */
 void hgroup_put(struct hgroup *hg)
 {
-	if (hg && refcount_dec_and_test(&hg->usage))
-		call_rcu(&hg->rcu, hgroup_free_rcu);
+	if (!hg || !refcount_dec_and_test(&hg->usage))
+		return;
+	/*
+	 * No group of the domain is left: a reader that found the leader
+	 * through the domain under RCU may use it until the grace period
+	 * ends, see hgroup_domain::leader.
+	 */
+	if (hgroup_is_leader(hg))
+		WRITE_ONCE(hg->domain->leader, NULL);
+	call_rcu(&hg->rcu, hgroup_free_rcu);
 }
 
 /**

@@ -62,7 +62,7 @@ static int hgroup_tasks_parse(struct hgroup_change *c, const void *kattr)
 static void hgroup_tasks_value(const struct hgroup *hg,
 			       struct hgroup_change *c)
 {
-	c->tasks_max = hg->domain->tasks_max;
+	c->tasks_max = READ_ONCE(hg->domain->tasks_max);
 }
 
 /*
@@ -73,8 +73,9 @@ static bool hgroup_tasks_allows(const struct hgroup *limit,
 				const struct hgroup *hg,
 				const struct hgroup_change *c)
 {
+	/* @limit may be in another domain, changing meanwhile. */
 	return c->tasks_max <= hg->domain->tasks_max ||
-	       c->tasks_max <= limit->domain->tasks_max;
+	       c->tasks_max <= READ_ONCE(limit->domain->tasks_max);
 }
 
 static bool hgroup_tasks_lifts_only(const struct hgroup *hg,

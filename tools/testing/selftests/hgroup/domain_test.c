@@ -811,115 +811,6 @@ TEST(pidns_three_levels)
 	ASSERT_EQ(0, wait_exit(top));
 }
 
-/* One line of /sys/kernel/debug/hgroup/domains. */
-struct dom_line {
-	unsigned int id, parent;
-	int pid;
-	long tasks;
-};
-
-/* Read the tree of domains; -1 if debugfs has none. */
-static int read_domains(struct dom_line *l, int max)
-{
-	FILE *f = fopen("/sys/kernel/debug/hgroup/domains", "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (n < max && fscanf(f, "%u %u %d %ld", &l[n].id, &l[n].parent,
-				 &l[n].pid, &l[n].tasks) == 4)
-		n++;
-	fclose(f);
-	return n;
-}
-
-/* The index of the line of @pid's domain (by creator), or -1. */
-static int dom_by_pid(const struct dom_line *l, int n, int pid)
-{
-	for (int i = 0; i < n; i++)
-		if (l[i].pid == pid)
-			return i;
-	return -1;
-}
-
-/*
- * The kernel's tree of domains (debugfs hgroup/domains, walked with the
- * sleepable iterator) has every nested domain under its parent, in
- * pre-order, with distinct ids and hierarchical task counts, and loses
- * them once their processes are gone.
- */
-TEST(domain_tree_in_debugfs)
-{
-	static struct dom_line l[4096];
-	pid_t top, deepest, l1, chain[4];
-	int n, i, k, idx[4], p[2];
-	char c;
-
-	if (read_domains(l, 4096) < 0)
-		SKIP(return, "no /sys/kernel/debug/hgroup/domains");
-	ASSERT_EQ(0, pipe(p));
-	top = fork();
-	ASSERT_LE(0, top);
-	if (top == 0) {
-		close(p[0]);
-		if (new_domain() != getpid())
-			_exit(9);
-		_exit(nest(0, 3, p[1]));
-	}
-	close(p[1]);
-	ASSERT_EQ(1, read(p[0], &c, 1));
-	find_nested(top, &deepest, &l1);
-	ASSERT_NE(0, deepest);
-	ASSERT_NE(0, l1);
-
-	n = read_domains(l, 4096);
-	ASSERT_LT(0, n);
-	/* Domain 0 first, its own parent. */
-	EXPECT_EQ(0, l[0].id);
-	EXPECT_EQ(0, l[0].parent);
-	EXPECT_EQ(0, l[0].pid);
-	/* From the deepest up: each domain's parent is the next one. */
-	idx[0] = dom_by_pid(l, n, deepest);
-	ASSERT_LE(0, idx[0]);
-	for (k = 1; k < 4; k++) {
-		for (i = 0; i < n; i++)
-			if (l[i].id == l[idx[k - 1]].parent)
-				break;
-		ASSERT_LT(i, n);
-		/* Pre-order: a parent comes before its children. */
-		EXPECT_LT(i, idx[k - 1]);
-		idx[k] = i;
-	}
-	chain[0] = deepest;
-	chain[2] = l1;
-	chain[3] = top;
-	EXPECT_EQ(l1, l[idx[2]].pid);
-	EXPECT_EQ(top, l[idx[3]].pid);
-	EXPECT_EQ(0, l[idx[3]].parent);
-	for (k = 0; k < 4; k++) {
-		/* One process per level, counted in every domain above. */
-		EXPECT_EQ(k + 1, l[idx[k]].tasks);
-		EXPECT_NE(0, l[idx[k]].id);
-		for (i = 0; i < k; i++)
-			EXPECT_NE(l[idx[i]].id, l[idx[k]].id);
-	}
-	chain[1] = l[idx[1]].pid;
-
-	kill(l1, SIGKILL);
-	ASSERT_EQ(0, wait_exit(top));
-	/* The objects go after a grace period. */
-	for (i = 0; i < 500; i++) {
-		n = read_domains(l, 4096);
-		for (k = 0; k < 4; k++)
-			if (dom_by_pid(l, n, chain[k]) >= 0)
-				break;
-		if (k == 4)
-			break;
-		usleep(10000);
-	}
-	EXPECT_EQ(4, k);
-}
-
 static pid_t clone3_set_tid(pid_t tid)
 {
 	struct clone_args args = {
@@ -1220,6 +1111,124 @@ TEST_F_TIMEOUT(slow, stress_concurrent_domains, 900)
 	EXPECT_EQ(10000, members);
 	if (have_objects)
 		EXPECT_EQ(0, objects_back_to(pgrps0, domains0));
+}
+
+/* One line of /sys/kernel/debug/hgroup/domains. */
+struct dom_line {
+	unsigned int id, parent;
+	int pid;
+	long tasks;
+};
+
+/* Read the tree of domains; -1 if debugfs has none. */
+static int read_domains(struct dom_line *l, int max)
+{
+	FILE *f = fopen("/sys/kernel/debug/hgroup/domains", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < max && fscanf(f, "%u %u %d %ld", &l[n].id, &l[n].parent,
+				 &l[n].pid, &l[n].tasks) == 4)
+		n++;
+	fclose(f);
+	return n;
+}
+
+/* The index of the line of @pid's domain (by creator), or -1. */
+static int dom_by_pid(const struct dom_line *l, int n, int pid)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i].pid == pid)
+			return i;
+	return -1;
+}
+
+/*
+ * The kernel's tree of domains (debugfs hgroup/domains, walked with the
+ * sleepable iterator) has every nested domain under its parent, in
+ * pre-order, with distinct ids and hierarchical task counts, and loses
+ * them once their processes are gone.
+ */
+TEST(domain_tree_in_debugfs)
+{
+	static struct dom_line l[4096];
+	pid_t top, deepest, l1, chain[4];
+	int n, i, k, idx[4], p[2];
+	long pgrps0, domains0;
+	char c;
+
+	n = read_domains(l, 4096);
+	if (n < 0)
+		SKIP(return, "no /sys/kernel/debug/hgroup/domains");
+	/* The file shows pids of the initial PID namespace. */
+	if (n >= 4096 || l[0].id || l[0].pid)
+		SKIP(return, "too many domains, or not the initial namespace");
+	ASSERT_EQ(0, read_settled_objects(&pgrps0, &domains0));
+	ASSERT_EQ(0, pipe(p));
+	top = fork();
+	ASSERT_LE(0, top);
+	if (top == 0) {
+		close(p[0]);
+		if (new_domain() != getpid())
+			_exit(9);
+		_exit(nest(0, 3, p[1]));
+	}
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	find_nested(top, &deepest, &l1);
+	ASSERT_NE(0, deepest);
+	ASSERT_NE(0, l1);
+
+	n = read_domains(l, 4096);
+	ASSERT_LT(0, n);
+	/* Domain 0 first, its own parent. */
+	EXPECT_EQ(0, l[0].id);
+	EXPECT_EQ(0, l[0].parent);
+	EXPECT_EQ(0, l[0].pid);
+	/* From the deepest up: each domain's parent is the next one. */
+	idx[0] = dom_by_pid(l, n, deepest);
+	ASSERT_LE(0, idx[0]);
+	for (k = 1; k < 4; k++) {
+		for (i = 0; i < n; i++)
+			if (l[i].id == l[idx[k - 1]].parent)
+				break;
+		ASSERT_LT(i, n);
+		/* Pre-order: a parent comes before its children. */
+		EXPECT_LT(i, idx[k - 1]);
+		idx[k] = i;
+	}
+	chain[0] = deepest;
+	chain[2] = l1;
+	chain[3] = top;
+	EXPECT_EQ(l1, l[idx[2]].pid);
+	EXPECT_EQ(top, l[idx[3]].pid);
+	EXPECT_EQ(0, l[idx[3]].parent);
+	for (k = 0; k < 4; k++) {
+		/* One process per level, counted in every domain above. */
+		EXPECT_EQ(k + 1, l[idx[k]].tasks);
+		EXPECT_NE(0, l[idx[k]].id);
+		for (i = 0; i < k; i++)
+			EXPECT_NE(l[idx[i]].id, l[idx[k]].id);
+	}
+	chain[1] = l[idx[1]].pid;
+
+	kill(l1, SIGKILL);
+	ASSERT_EQ(0, wait_exit(top));
+	/* The objects go after grace periods, one per level. */
+	for (i = 0; i < 3000; i++) {
+		n = read_domains(l, 4096);
+		ASSERT_LE(0, n);
+		for (k = 0; k < 4; k++)
+			if (dom_by_pid(l, n, chain[k]) >= 0)
+				break;
+		if (k == 4)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(4, k);
+	/* And are freed: the counts come back to where they were. */
+	EXPECT_EQ(0, objects_back_to(pgrps0, domains0));
 }
 
 TEST_HARNESS_MAIN
