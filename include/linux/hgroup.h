@@ -38,6 +38,19 @@ struct hgroup_pgrp_ctx {
 
 extern struct hgroup init_hgroup;
 
+/* task_struct::hgroup_flags, changed with atomic bit operations */
+#define HGROUP_TASK_WORK_QUEUED	0	/* the virtual signal is queued */
+#define HGROUP_TASK_FROZEN	1	/* counted in hgroup::nr_frozen */
+
+/*
+ * Is @t counted as unable to return to user space (see freeze.c)?  A macro,
+ * as struct task_struct is not complete everywhere this header is.
+ */
+#define hgroup_task_frozen(t)	test_bit(HGROUP_TASK_FROZEN, &(t)->hgroup_flags)
+
+void hgroup_enter_frozen(void);
+void hgroup_leave_frozen(void);
+
 int hgroup_can_fork(struct task_struct *p);
 void hgroup_fork(struct task_struct *p);
 void hgroup_exit(struct task_struct *p, bool group_dead);
@@ -70,6 +83,13 @@ static inline int hgroup_can_fork(struct task_struct *p)
 }
 
 static inline void hgroup_fork(struct task_struct *p) { }
+static inline bool hgroup_task_frozen(struct task_struct *t)
+{
+	return false;
+}
+
+static inline void hgroup_enter_frozen(void) { }
+static inline void hgroup_leave_frozen(void) { }
 static inline void hgroup_exit(struct task_struct *p, bool group_dead) { }
 static inline void hgroup_exec(struct task_struct *old_leader,
 			       struct task_struct *new_leader) { }

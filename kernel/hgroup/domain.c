@@ -225,7 +225,7 @@ long hgroup_domain_create(void)
 	hgroup_domain_put(d);
 	d = NULL;
 	change_pid(leader, PIDTYPE_DOMAIN, pid);
-	rcu_assign_pointer(leader->signal->hgroup, hg);
+	hgroup_set_group(leader, old, hg);
 	hgroup_put(old);
 	hg = NULL;
 	ret = pid_vnr(pid);

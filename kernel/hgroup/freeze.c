@@ -12,9 +12,13 @@
  *
  * A group reads as frozen once every thread is in the trap or otherwise
  * unable to return to user space until thawed: stopped, traced, exiting,
- * or in a freezable sleep it is not woken from (a vfork() parent).  The
- * state is computed when read, so fork, exit and setpgid() need no
- * counters.
+ * or in a freezable sleep it is not woken from (a vfork() parent).  As
+ * the cgroup freezer does, each group keeps counts, so that reading the
+ * state is O(1): hgroup::nr_threads, and hgroup::nr_frozen, the threads
+ * that entered such a state (hgroup_enter_frozen(), called where
+ * cgroup_enter_frozen() is, and by a thread that starts exiting) and have
+ * not left it.  A thread changes its own count under its siglock, which
+ * a move to another group holds too, and release uncounts it.
  *
  * "Freeze on new process group" holds back setsid(), set_domainid() and
  * the setpgid() calls that would create a group.  They check it with
@@ -84,31 +88,67 @@ static void hgroup_freeze_apply(struct hgroup *hg,
 		hgroup_unblock(hg);
 }
 
-static bool hgroup_task_frozen(struct task_struct *t)
+/* Count the current thread in or out of its group's hgroup::nr_frozen. */
+static void hgroup_count_frozen(bool frozen)
 {
-	if (t->flags & PF_EXITING)
-		return true;
-	if (!(READ_ONCE(t->jobctl) & JOBCTL_TRAP_HGROUP))
-		return false;
-	return task_is_stopped_or_traced(t) ||
-	       READ_ONCE(t->__state) & TASK_FREEZABLE;
+	struct task_struct *t = current;
+	/* Only the thread itself replaces its sighand, at exec. */
+	struct sighand_struct *sighand = rcu_dereference_protected(t->sighand,
+								   true);
+	struct hgroup *hg;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sighand->siglock, flags);
+	hg = rcu_dereference_protected(t->signal->hgroup,
+				       lockdep_is_held(&sighand->siglock));
+	/* Released (an autoreaping thread in exit_notify()): uncounted. */
+	if (hg) {
+		if (frozen) {
+			set_bit(HGROUP_TASK_FROZEN, &t->hgroup_flags);
+			atomic_inc(&hg->nr_frozen);
+		} else {
+			clear_bit(HGROUP_TASK_FROZEN, &t->hgroup_flags);
+			atomic_dec(&hg->nr_frozen);
+		}
+	}
+	spin_unlock_irqrestore(&sighand->siglock, flags);
+}
+
+/**
+ * hgroup_enter_frozen - the current thread cannot return to user space
+ *
+ * Called where cgroup_enter_frozen() is (the freezer trap, a job-control
+ * or ptrace stop, a vfork() wait) and by an exiting thread, without the
+ * siglock.  The thread counts as frozen for its group until
+ * hgroup_leave_frozen() or its release.
+ */
+void hgroup_enter_frozen(void)
+{
+	if (!hgroup_task_frozen(current))
+		hgroup_count_frozen(true);
+}
+
+/**
+ * hgroup_leave_frozen - the current thread may return to user space
+ *
+ * Called without the siglock after the sleeps hgroup_enter_frozen()
+ * marks; does nothing for a thread not counted.
+ */
+void hgroup_leave_frozen(void)
+{
+	if (hgroup_task_frozen(current))
+		hgroup_count_frozen(false);
 }
 
 /*
  * Is "freeze all" set and no thread of @hg able to return to user space?
- * tasklist_lock held.
+ * tasklist_lock held, so that no thread joins or leaves meanwhile.
  */
 static bool hgroup_frozen(struct hgroup *hg)
 {
-	struct task_struct *t;
-
-	if (!(hg->freeze & HGROUP_FREEZE_ALL))
-		return false;
-	for (t = hgroup_next_task(hg, NULL); t;
-	     t = hgroup_next_task(hg, t))
-		if (!hgroup_task_frozen(t))
-			return false;
-	return true;
+	lockdep_assert_held(&tasklist_lock);
+	return hg->freeze & HGROUP_FREEZE_ALL &&
+	       atomic_read(&hg->nr_frozen) == hg->nr_threads;
 }
 
 static int hgroup_freeze_parse(struct hgroup_change *c, const void *kattr)

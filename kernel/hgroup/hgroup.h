@@ -20,7 +20,8 @@
  * as long as its leader.
  *
  * All changes of signal_struct::hgroup and of the PIDTYPE_DOMAIN links are
- * made under tasklist_lock held for writing; readers use RCU.  Objects are
+ * made under tasklist_lock held for writing, those of a running process's
+ * signal_struct::hgroup under its siglock too; readers use RCU.  Objects are
  * freed after a grace period.
  *
  * Restrictions
@@ -99,6 +100,11 @@ struct hgroup_devs {
  * @freeze: HGROUP_FREEZE_* flags.
  * @nnp: restricted by a caller without %CAP_SYS_ADMIN over its members:
  *	every member must have no_new_privs, as for Landlock and seccomp.
+ * @nr_threads: the threads of the group's processes, from fork to release;
+ *	tasklist_lock held for writing.
+ * @nr_frozen: how many of them are counted as unable to return to user
+ *	space (freeze.c); changed under the process's siglock, and moved
+ *	along with a process under tasklist_lock held for writing too.
  * @unblock_seq: counts the events that may let a group creation held
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
@@ -125,6 +131,8 @@ struct hgroup {
 	struct hgroup_set __rcu *mems;
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
+	int nr_threads;
+	atomic_t nr_frozen;
 	unsigned int unblock_seq;
 	bool nnp;
 	bool check_restricts;
@@ -365,6 +373,8 @@ extern const struct hgroup_restriction hgroup_freeze_restriction;
 extern const struct hgroup_restriction hgroup_tasks_restriction;
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);
+void hgroup_set_group(struct task_struct *p, struct hgroup *old,
+		      struct hgroup *hg);
 
 /* domain.c */
 long hgroup_domain_create(void);

@@ -99,12 +99,47 @@ void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d)
 {
 	refcount_set(&hg->usage, 1);
+	hg->nr_threads = 0;
+	atomic_set(&hg->nr_frozen, 0);
 	hg->pgrp = get_pid(pgrp);
 	hg->domain = hgroup_domain_get(d ?: from->domain);
 	hg->parent = hgroup_get(from->domain->leader);
 	hg->owner = current_euid();
 	hgroup_restrict_copy(hg, from);
 	atomic_long_inc(&hgroup_nr_pgrps);
+}
+
+/**
+ * hgroup_set_group - move a process to another process group's state
+ * @p: the process.
+ * @old: the state it has.
+ * @hg: the state it gets; the reference @p held to @old is the caller's.
+ *
+ * Called with tasklist_lock held for writing.  The counts of @p's threads
+ * move along under @p's siglock, which a thread holds to enter or leave
+ * the frozen count, so that they stay exact.  O(threads of @p), as the
+ * checks of a move are.
+ */
+void hgroup_set_group(struct task_struct *p, struct hgroup *old,
+		      struct hgroup *hg)
+{
+	struct sighand_struct *sighand;
+	struct task_struct *t;
+	int n = 0, frozen = 0;
+
+	sighand = rcu_dereference_protected(p->sighand,
+					    lockdep_is_held(&tasklist_lock));
+	spin_lock(&sighand->siglock);
+	for_each_thread(p, t) {
+		n++;
+		frozen += hgroup_task_frozen(t);
+	}
+	old->nr_threads -= n;
+	atomic_sub(frozen, &old->nr_frozen);
+	hg->nr_threads += n;
+	atomic_add(frozen, &hg->nr_frozen);
+	rcu_assign_pointer(p->signal->hgroup, hg);
+	spin_unlock(&sighand->siglock);
 }
 
 /**
@@ -127,6 +162,7 @@ void hgroup_fork(struct task_struct *p)
 		attach_pid(p, PIDTYPE_DOMAIN);
 		RCU_INIT_POINTER(p->signal->hgroup, hgroup_get(hg));
 	}
+	hg->nr_threads++;
 	hgroup_task_init(p, hg);
 }
 
@@ -149,14 +185,20 @@ int hgroup_can_fork(struct task_struct *p)
  * @p: the thread, being unhashed.
  * @group_dead: @p is the last thread of its process.
  *
- * Called from __unhash_process() under tasklist_lock.  The thread leaves
- * its domain's task count; the last thread takes the process out of its
- * process group and domain, and the last member frees the group's state.
+ * Called from __unhash_process() under tasklist_lock and @p's siglock.
+ * The thread leaves its group's and its domain's counts; the last thread
+ * takes the process out of its process group and domain, and the last
+ * member frees the group's state.
  */
 void hgroup_exit(struct task_struct *p, bool group_dead)
 {
 	struct hgroup *hg = task_hgroup_locked(p);
 
+	hg->nr_threads--;
+	if (hgroup_task_frozen(p)) {
+		clear_bit(HGROUP_TASK_FROZEN, &p->hgroup_flags);
+		atomic_dec(&hg->nr_frozen);
+	}
 	hgroup_tasks_uncharge(hg->domain, 1);
 	if (!group_dead)
 		return;
@@ -295,7 +337,7 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
 		ctx->prealloc = NULL;
 		hgroup_init_state(hg, pgrp, old, NULL);
 	}
-	rcu_assign_pointer(p->signal->hgroup, hg);
+	hgroup_set_group(p, old, hg);
 	hgroup_moved(p, old, hg);
 	hgroup_member_left(old);
 	hgroup_put(old);

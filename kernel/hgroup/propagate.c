@@ -22,9 +22,6 @@
 
 #include "hgroup.h"
 
-/* task_struct::hgroup_flags */
-#define HGROUP_WORK_QUEUED	0
-
 /**
  * hgroup_next_task - walk the threads of a process group
  * @hg: the process group.
@@ -56,7 +53,7 @@ struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t)
 
 static void hgroup_work_fn(struct callback_head *head)
 {
-	clear_bit(HGROUP_WORK_QUEUED, &current->hgroup_flags);
+	clear_bit(HGROUP_TASK_WORK_QUEUED, &current->hgroup_flags);
 	/* A change after this point queues the work again. */
 	smp_mb__after_atomic();
 	hgroup_apply_sets();
@@ -66,10 +63,10 @@ static void hgroup_work_fn(struct callback_head *head)
 static void hgroup_kick(struct task_struct *t)
 {
 	if (t->flags & PF_KTHREAD ||
-	    test_and_set_bit(HGROUP_WORK_QUEUED, &t->hgroup_flags))
+	    test_and_set_bit(HGROUP_TASK_WORK_QUEUED, &t->hgroup_flags))
 		return;
 	if (task_work_add(t, &t->hgroup_work, TWA_SIGNAL))
-		clear_bit(HGROUP_WORK_QUEUED, &t->hgroup_flags);
+		clear_bit(HGROUP_TASK_WORK_QUEUED, &t->hgroup_flags);
 }
 
 /**

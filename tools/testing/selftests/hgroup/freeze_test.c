@@ -7,7 +7,7 @@
  * parent sees no stop, SIGKILL kills, thawing resumes; stopped, traced and
  * vfork()-waiting tasks count as frozen and stay as they were; a fork
  * storm and 100 processes freeze; moving a process into or out of a frozen
- * group by setpgid(); HGROUP_SCOPE_DOMAIN and top-down thawing.
+ * group by setpgid(), a stopped one too (the counts move with it); HGROUP_SCOPE_DOMAIN and top-down thawing.
  * HGROUP_FREEZE_NEW_PGRP: setsid() and group-creating setpgid(), by or for
  * a task of the group, block (killably) until the flag is lifted, while
  * the group's tasks keep running; the group cannot lift it itself.
@@ -655,6 +655,80 @@ TEST_F_TIMEOUT(hg, freeze_migrate, 120)
 	EXPECT_EQ(HGROUP_STATE_FROZEN, hg_freeze_state(b));
 	EXPECT_TRUE(hg_ctrs_still(shm, 1, 1, HG_QUIET_MS));
 	EXPECT_EQ(0, hg_freeze_state(a));
+}
+
+/*
+ * The frozen state is kept in counts that move with a process: a stopped
+ * process (counted as frozen where it stopped) moved by setpgid() into a
+ * frozen group leaves it frozen, and moved back makes its old group
+ * frozen once the rest of it is.  Groups: A = a (the caller of setpgid())
+ * and s (stopped, ctr[2]); B = b (ctr[1]).
+ */
+TEST_F_TIMEOUT(hg, freeze_move_stopped, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a, b, s;
+
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		CHILD_CHECK(setsid() == getpid());
+		b = fork();
+		CHILD_CHECK(b >= 0);
+		if (b == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			count_forever(shm, 1, 0);
+		}
+		CHILD_CHECK(HG_POLL(getpgid(b) == b, HG_CHILD_MS));
+		s = fork();
+		CHILD_CHECK(s >= 0);
+		if (s == 0)
+			count_forever(shm, 2, 0);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(setpgid(s, b) == 0);
+		shm->ret[0] = 1;
+		CHILD_CHECK(hg_wait_step(shm, 2) == 0);
+		CHILD_CHECK(setpgid(s, getpid()) == 0);
+		shm->ret[0] = 2;
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+	b = shm->pid[1];
+	s = shm->pid[2];
+	ASSERT_EQ(0, kill(s, SIGSTOP));
+	ASSERT_TRUE(HG_POLL(hg_proc_state(s) == 'T', HG_SETTLE_MS));
+	ASSERT_EQ(0, hg_set_freeze(b, HGROUP_FREEZE_ALL, 0));
+	ASSERT_FROZEN(b);
+
+	/* s, stopped: A -> frozen B, which stays frozen. */
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ret[0] == 1, HG_CHILD_MS));
+	ASSERT_EQ(b, getpgid(s));
+	EXPECT_EQ(HGROUP_STATE_FROZEN, hg_freeze_state(b));
+	EXPECT_EQ('T', hg_proc_state(s));
+
+	/* s, stopped: B -> A; B stays frozen, A freezes with s stopped. */
+	hg_set_step(shm, 2);
+	ASSERT_TRUE(HG_POLL(shm->ret[0] == 2, HG_CHILD_MS));
+	ASSERT_EQ(a, getpgid(s));
+	EXPECT_EQ(HGROUP_STATE_FROZEN, hg_freeze_state(b));
+	EXPECT_EQ(0, hg_freeze_state(a));
+	ASSERT_EQ(0, hg_set_freeze(a, HGROUP_FREEZE_ALL, 0));
+	EXPECT_FROZEN(a);
+	EXPECT_EQ('T', hg_proc_state(s));
+
+	/* Continued, s stays frozen with A, and runs once A is thawed. */
+	ASSERT_EQ(0, kill(s, SIGCONT));
+	EXPECT_TRUE(hg_ctrs_still(shm, 2, 1, HG_QUIET_MS));
+	EXPECT_EQ(HGROUP_STATE_FROZEN, hg_freeze_state(a));
+	ASSERT_EQ(0, hg_set_freeze(a, 0, 0));
+	ASSERT_THAWED(a);
+	EXPECT_TRUE(hg_ctrs_move(shm, 2, 1, HG_FREEZE_MS));
+	EXPECT_TRUE(hg_ctrs_still(shm, 1, 1, HG_QUIET_MS));
+	ASSERT_EQ(0, hg_set_freeze(b, 0, 0));
+	ASSERT_THAWED(b);
+	EXPECT_TRUE(hg_ctrs_move(shm, 1, 1, HG_FREEZE_MS));
 }
 
 /* ---------------------------------------------------------------------- */
