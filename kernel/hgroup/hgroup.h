@@ -105,6 +105,10 @@ struct hgroup_devs {
  * @nr_frozen: how many of them are counted as unable to return to user
  *	space (freeze.c); changed under the process's siglock, and moved
  *	along with a process under tasklist_lock held for writing too.
+ * @admin: the kinds of restriction (bits by HGROUP_ATTR_* number) that
+ *	someone other than @owner has tightened, by %CAP_SYS_ADMIN: only
+ *	such a caller may lift them, and no member may move to a group
+ *	without the same bits.  Inherited by groups made from this one.
  * @unblock_seq: counts the events that may let a group creation held
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
@@ -119,6 +123,8 @@ struct hgroup_devs {
  * @check_lift: what that call found: 0, or why the lift is refused.
  * @bind_nnp: what that call found once the members were checked: the
  *	change sets @nnp.
+ * @check_admin: what that call found: the change tightens and the caller
+ *	is not @owner, so it sets its kind in @admin.
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
@@ -131,12 +137,14 @@ struct hgroup {
 	struct hgroup_set __rcu *mems;
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
+	u32 admin;
 	int nr_threads;
 	atomic_t nr_frozen;
 	unsigned int unblock_seq;
 	bool nnp;
 	bool check_restricts;
 	bool bind_nnp;
+	bool check_admin;
 	int check_lift;
 	u64 push_gen;
 	u64 visit;

@@ -76,6 +76,18 @@ static const struct hgroup_restriction *hgroup_next_restriction(unsigned int *i)
 #define for_each_restriction(r)						\
 	for (unsigned int __i = 0; ((r) = hgroup_next_restriction(&__i)); )
 
+/* The kinds kept per process group, not per domain, as hgroup::admin bits. */
+static u32 hgroup_per_group_kinds(void)
+{
+	const struct hgroup_restriction *r;
+	u32 kinds = 0;
+
+	for_each_restriction(r)
+		if (!r->per_domain)
+			kinds |= BIT(r->attr);
+	return kinds;
+}
+
 /* Take @from's restrictions for the new group @hg; tasklist_lock held. */
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 {
@@ -85,7 +97,9 @@ void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 		if (r->copy)
 			r->copy(hg, from);
 	hg->nnp = from->nnp;
+	hg->admin = from->admin;
 	hg->check_restricts = false;
+	hg->check_admin = false;
 	hg->bind_nnp = false;
 	hg->check_lift = 0;
 	hg->visit = 0;
@@ -118,16 +132,21 @@ static bool hgroup_allows(const struct hgroup *limit, const struct hgroup *hg,
 	return c->ops->allows(limit, hg, c);
 }
 
-/* May the caller change @hg at all? */
-static int __hgroup_may_change(const struct hgroup *hg, bool audit)
+/* Has the caller CAP_SYS_ADMIN over @hg (its PID namespace's owner)? */
+static bool hgroup_capable(const struct hgroup *hg, bool audit)
 {
 	struct user_namespace *ns = ns_of_pid(hg->pgrp)->user_ns;
 
+	return audit ? ns_capable(ns, CAP_SYS_ADMIN) :
+		       ns_capable_noaudit(ns, CAP_SYS_ADMIN);
+}
+
+/* May the caller change @hg at all? */
+static int __hgroup_may_change(const struct hgroup *hg, bool audit)
+{
 	if (hg == &init_hgroup)
 		return -EPERM;
-	if (uid_eq(current_euid(), hg->owner) ||
-	    (audit ? ns_capable(ns, CAP_SYS_ADMIN) :
-		     ns_capable_noaudit(ns, CAP_SYS_ADMIN)))
+	if (uid_eq(current_euid(), hg->owner) || hgroup_capable(hg, audit))
 		return 0;
 	return -EPERM;
 }
@@ -138,14 +157,18 @@ static int hgroup_may_change(const struct hgroup *hg)
 }
 
 /*
- * May the caller lift @hg as @c says?  Only within what the caller's own
- * group and every group above it allow, and every group above @hg (but
- * for those changed in the same domain-scope step).
+ * May the caller lift @hg as @c says?  Not a kind an administrator
+ * tightened, unless it is one too (EPERM); and only within what the
+ * caller's own group and every group above it allow, and every group
+ * above @hg (but for those changed in the same domain-scope step).
  */
-static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c)
+static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
+			   bool audit)
 {
 	const struct hgroup *a;
 
+	if (hg->admin & BIT(c->ops->attr) && !hgroup_capable(hg, audit))
+		return -EPERM;
 	for (a = task_hgroup(current); a; a = a->parent)
 		if (!hgroup_allows(a, hg, c))
 			return -EACCES;
@@ -216,7 +239,10 @@ static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 	if (ret)
 		return ret;
 	hg->check_restricts = hgroup_restricts(hg, c);
-	hg->check_lift = hgroup_allows(hg, hg, c) ? 0 : hgroup_may_lift(hg, c);
+	hg->check_admin = !c->ops->lifts_only(hg, c) &&
+			  !uid_eq(current_euid(), hg->owner);
+	hg->check_lift = hgroup_allows(hg, hg, c) ? 0 :
+			 hgroup_may_lift(hg, c, true);
 	hg->checked = c->id;
 	return 0;
 }
@@ -285,9 +311,16 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 		if (hgroup_allows(from, from, &c))
 			continue;
 		if (__hgroup_may_change(from, false) ||
-		    hgroup_may_lift(from, &c))
+		    hgroup_may_lift(from, &c, false))
 			return -EPERM;
 	}
+	/*
+	 * Nor shed what an administrator tightened into a group that has
+	 * the same values from its owner only, who could then lift them.
+	 */
+	if (from->admin & ~to->admin & hgroup_per_group_kinds() &&
+	    !hgroup_capable(from, false))
+		return -EPERM;
 	return 0;
 }
 
@@ -299,6 +332,9 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 	 */
 	if (hg->bind_nnp)
 		hg->nnp = true;
+	/* Tightened by an administrator: only one may lift it. */
+	if (hg->check_admin)
+		hg->admin |= BIT(c->ops->attr);
 	c->ops->apply(hg, c);
 	return 0;
 }

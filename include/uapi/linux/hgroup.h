@@ -87,11 +87,15 @@
  * group allows now) is allowed only up to what the caller's own process
  * group, every process group above it and every process group above the
  * target in the hierarchy allow: nobody grants what they do not have.
+ * A kind of restriction that a caller other than the owner tightened (by
+ * %CAP_SYS_ADMIN) may be lifted only with %CAP_SYS_ADMIN from then on,
+ * in the group and in the groups made from it.
  * The kernel never propagates a change to other process groups; a new
  * process group starts with the restrictions of the group it was created
  * from, and setpgid() into an existing group that allows more than the
- * mover's own fails with ``EPERM`` unless the caller could lift the
- * mover's group that far.
+ * mover's own, or that has its values from its owner where the mover's
+ * group has them from an administrator, fails with ``EPERM`` unless the
+ * caller could lift the mover's group that far.
  *
  * Both calls return 0, or -1 with errno set to:
  *
@@ -107,9 +111,10 @@
  * - ``ESRCH``: no process group @pgid in the caller's PID namespace;
  * - ``EPERM``: the caller may not change the target (see above), or the
  *   target is the initial process group of the kernel threads, or the
- *   change restricts a task the caller has no %CAP_SYS_ADMIN over and
- *   either could not signal (as kill() checks by uid) or that has not
- *   set no_new_privs;
+ *   change lifts a kind an administrator tightened and the caller has no
+ *   %CAP_SYS_ADMIN over the target, or the change restricts a task the
+ *   caller has no %CAP_SYS_ADMIN over and either could not signal (as
+ *   kill() checks by uid) or that has not set no_new_privs;
  * - ``EACCES``: the change would lift a restriction beyond what the
  *   caller's own group or a group above the target allows;
  * - ``ENOSPC``: hgroup_get_attr(): the device rule buffer is too small;

@@ -242,10 +242,14 @@ TEST_F_TIMEOUT(hg, setpgid_into_wider_group_refused, 120)
 				CHILD_CHECK(setpgid(0, 0) == 0);
 				park();
 			}
+			/* b's group must exist before we are ready. */
+			CHILD_CHECK(HG_POLL(getpgid(b) == b, HG_CHILD_MS));
+			shm->pid[0] = b;
 			c = fork();
 			CHILD_CHECK(c >= 0);
 			if (c == 0) {
 				CHILD_CHECK(setpgid(0, 0) == 0);
+				shm->pid[1] = getpid();
 				hg_ready(shm);
 				CHILD_CHECK(hg_wait_step(shm, 1) == 0);
 				CHILD_ERRNO(EPERM, setpgid(0, getsid(0)));
@@ -253,8 +257,6 @@ TEST_F_TIMEOUT(hg, setpgid_into_wider_group_refused, 120)
 				CHILD_CHECK(getpgrp() == getpid());
 				_exit(0);
 			}
-			shm->pid[0] = b;
-			shm->pid[1] = c;
 			_exit(wait_exit(c));
 		}
 		ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
@@ -345,6 +347,128 @@ TEST_F_TIMEOUT(hg, unprivileged_restrict_needs_no_new_privs, 90)
 		_exit(0);
 	}
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/*
+ * A child of @u's that runs @act when told through @cmd and reports its
+ * errno (0 for success) through @res, then parks.
+ */
+static pid_t acting_child(int cmd[2], int res[2], int (*act)(pid_t),
+			  pid_t arg)
+{
+	pid_t c = fork();
+	int e;
+	char ch;
+
+	if (c)
+		return c;
+	if (read(cmd[0], &ch, 1) != 1)
+		_exit(1);
+	e = act(arg) ? errno : 0;
+	if (write(res[1], &e, sizeof(e)) != sizeof(e))
+		_exit(1);
+	park();
+}
+
+static int act_setsid(pid_t unused)
+{
+	return setsid() < 0;
+}
+
+static int act_join(pid_t pgid)
+{
+	return setpgid(0, pgid);
+}
+
+/* Tell an acting_child() to act; its errno, or -1. */
+static int act(int cmd[2], int res[2])
+{
+	int e;
+
+	if (write(cmd[1], "x", 1) != 1 || read(res[0], &e, sizeof(e)) !=
+	    sizeof(e))
+		return -1;
+	return e;
+}
+
+/*
+ * What an administrator tightened binds the group's owner: user u, whose
+ * group G root restricted, cannot lift it from another group of its own
+ * (EPERM), nor the group X a member of G made by setsid(), nor shed it
+ * by moving a member into its own group H with the same value, which it
+ * could lift.  Root still can; what u tightened itself u may lift.
+ */
+TEST_F_TIMEOUT(hg, admin_restriction_binds_owner, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t u;
+
+	shm->ready = 0;
+	shm->step = 0;
+	u = fork();
+	ASSERT_LE(0, u);
+	if (u == 0) {
+		int xc[2], xr[2], yc[2], yr[2];
+		unsigned long all = hg_possible_cpus();
+		pid_t g, x, y, h;
+
+		CHILD_CHECK(hg_become(1000) == 0);
+		CHILD_CHECK(setsid() == getpid());
+		/* So that u may restrict H, its own group, itself. */
+		CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+		CHILD_CHECK(pipe(xc) == 0 && pipe(xr) == 0);
+		CHILD_CHECK(pipe(yc) == 0 && pipe(yr) == 0);
+		g = fork();
+		CHILD_CHECK(g >= 0);
+		if (g == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		h = fork();
+		CHILD_CHECK(h >= 0);
+		if (h == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(g) == g && getpgid(h) == h,
+				    HG_CHILD_MS));
+		x = acting_child(xc, xr, act_setsid, 0);
+		CHILD_CHECK(x >= 0);
+		y = acting_child(yc, yr, act_join, h);
+		CHILD_CHECK(y >= 0);
+		CHILD_CHECK(setpgid(x, g) == 0 && setpgid(y, g) == 0);
+		shm->pid[0] = g;
+		shm->pid[1] = x;
+		shm->pid[2] = h;
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+
+		/* Root restricted G to CPU 0: u cannot lift it. */
+		CHILD_CHECK(hg_get_cpus(g) == CPU0);
+		CHILD_ERRNO(EPERM, hg_set_cpus(g, all, 0));
+		CHILD_CHECK(hg_get_cpus(g) == CPU0);
+		/* Nor a group made from G by setsid(). */
+		CHILD_CHECK(act(xc, xr) == 0);
+		CHILD_CHECK(getpgid(x) == x && hg_get_cpus(x) == CPU0);
+		CHILD_ERRNO(EPERM, hg_set_cpus(x, all, 0));
+		/* Nor move a member of G into H, restricted as much by u. */
+		CHILD_CHECK(hg_set_cpus(h, CPU0, 0) == 0);
+		CHILD_CHECK(act(yc, yr) == EPERM);
+		CHILD_CHECK(getpgid(y) == g);
+		/* What u tightened, u may lift. */
+		CHILD_CHECK(hg_set_cpus(h, all, 0) == 0);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(shm->pid[0], CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(u, HG_CHILD_MS));
+	/* Root may lift both. */
+	EXPECT_EQ(0, hg_set_cpus(shm->pid[1], hg_possible_cpus(), 0));
+	EXPECT_EQ(0, hg_set_cpus(shm->pid[0], hg_possible_cpus(), 0));
+	kill(-shm->pid[0], SIGKILL);
+	kill(-shm->pid[1], SIGKILL);
+	kill(-shm->pid[2], SIGKILL);
 }
 
 /* A group leader with @n sleeping threads and no_new_privs. */
