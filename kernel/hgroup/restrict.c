@@ -375,12 +375,15 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 {
 	struct hgroup_domain *d = c->domain;
 	u64 visit = atomic64_inc_return(&hgroup_visit_seq);
+	struct hgroup *hg, *leader = READ_ONCE(d->leader);
 	struct task_struct *p;
-	struct hgroup *hg;
 	int ret;
 
-	d->leader->visit = visit;
-	ret = fn(d->leader, c);
+	/* Under RCU, the last group of the domain may just have gone. */
+	if (!leader)
+		return -ESRCH;
+	leader->visit = visit;
+	ret = fn(leader, c);
 	hlist_for_each_entry_rcu(p, &d->pid->tasks[PIDTYPE_DOMAIN],
 				 pid_links[PIDTYPE_DOMAIN],
 				 lockdep_is_held(&tasklist_lock)) {
@@ -396,10 +399,14 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 	return ret;
 }
 
-/* The target of @c: @hg, or its domain's leader for a per-domain kind. */
+/*
+ * The target of @c: @hg, or its domain's leader for a per-domain kind;
+ * NULL if the domain has no group any more (@hg found under RCU may be
+ * on its way out, and the leader with it; see hgroup_domain::leader).
+ */
 static struct hgroup *hgroup_target(struct hgroup *hg, struct hgroup_change *c)
 {
-	return c->ops->per_domain ? hg->domain->leader : hg;
+	return c->ops->per_domain ? READ_ONCE(hg->domain->leader) : hg;
 }
 
 /*
@@ -459,7 +466,8 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
 	if (!ret) {
 		hg = hgroup_target(hg, c);
-		ret = all ? hgroup_walk_domain(c, hgroup_check_values) :
+		ret = !hg ? -ESRCH :
+		      all ? hgroup_walk_domain(c, hgroup_check_values) :
 			    hgroup_check_values(hg, c);
 	}
 	rcu_read_unlock();
