@@ -106,9 +106,13 @@ struct hgroup_devs {
  *	space (freeze.c); changed under the process's siglock, and moved
  *	along with a process under tasklist_lock held for writing too.
  * @admin: the kinds of restriction (bits by HGROUP_ATTR_* number) that
- *	someone other than @owner has tightened, by %CAP_SYS_ADMIN: only
- *	such a caller may lift them, and no member may move to a group
- *	without the same bits.  Inherited by groups made from this one.
+ *	someone other than @owner set, by %CAP_SYS_ADMIN, or that the
+ *	group had from a group its creator did not own: only a caller with
+ *	%CAP_SYS_ADMIN in @admin_ns may lift them, and no member may move to
+ *	a group without the same bits from as high a namespace.  Inherited
+ *	by groups made from this one.
+ * @admin_ns: the outermost user namespace in which a mark of @admin was
+ *	set; holds a reference; NULL while there is none.
  * @unblock_seq: counts the events that may let a group creation held
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
@@ -123,8 +127,9 @@ struct hgroup_devs {
  * @check_lift: what that call found: 0, or why the lift is refused.
  * @bind_nnp: what that call found once the members were checked: the
  *	change sets @nnp.
- * @check_admin: what that call found: the change tightens and the caller
- *	is not @owner, so it sets its kind in @admin.
+ * @check_admin: what that call found: the caller is not @owner, so the
+ *	change marks its kind in @admin (or clears the mark if it leaves
+ *	the kind unrestricted).
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
@@ -138,6 +143,7 @@ struct hgroup {
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
 	u32 admin;
+	struct user_namespace *admin_ns;
 	int nr_threads;
 	atomic_t nr_frozen;
 	unsigned int unblock_seq;

@@ -31,6 +31,7 @@
 #include <linux/cred.h>
 #include <linux/pid_namespace.h>
 #include <linux/nospec.h>
+#include <linux/user_namespace.h>
 
 #include "hgroup.h"
 
@@ -88,16 +89,78 @@ static u32 hgroup_per_group_kinds(void)
 	return kinds;
 }
 
-/* Take @from's restrictions for the new group @hg; tasklist_lock held. */
+/*
+ * Does @hg restrict the per-group kind @r at all, that is allow less than
+ * no restriction (no set, no device list, no flag: a change all zero)?
+ */
+static bool hgroup_kind_restricted(const struct hgroup *hg,
+				   const struct hgroup_restriction *r)
+{
+	struct hgroup_change c = { .ops = r };
+
+	return !r->allows(hg, hg, &c);
+}
+
+/* Is @a the user namespace @b or one above it? */
+static bool hgroup_ns_covers(const struct user_namespace *a,
+			     const struct user_namespace *b)
+{
+	for (; b; b = b->parent)
+		if (a == b)
+			return true;
+	return false;
+}
+
+/*
+ * Mark @kinds of @hg as an administrator's of @ns: lifting them needs
+ * CAP_SYS_ADMIN there, or in the namespace of an earlier mark if that one
+ * is above @ns (hgroup::admin_ns is the outermost).
+ */
+static void hgroup_mark_admin(struct hgroup *hg, u32 kinds,
+			      struct user_namespace *ns)
+{
+	if (!kinds)
+		return;
+	hg->admin |= kinds;
+	if (hg->admin_ns && hgroup_ns_covers(hg->admin_ns, ns))
+		return;
+	put_user_ns(hg->admin_ns);
+	hg->admin_ns = get_user_ns(ns);
+}
+
+/* Has the caller CAP_SYS_ADMIN where @hg's marks were set? */
+static bool hgroup_admin_capable(const struct hgroup *hg, bool audit)
+{
+	return audit ? ns_capable(hg->admin_ns, CAP_SYS_ADMIN) :
+		       ns_capable_noaudit(hg->admin_ns, CAP_SYS_ADMIN);
+}
+
+/*
+ * Take @from's restrictions for the new group @hg; tasklist_lock held.
+ * The marks of the per-group kinds come along; and if the creator is not
+ * @from's owner, it could not have lifted @from itself, so whatever @from
+ * restricts becomes an administrator's (of @from's namespace) in @hg,
+ * which the creator owns.
+ */
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 {
 	const struct hgroup_restriction *r;
+	u32 kinds = 0;
 
 	for_each_restriction(r)
 		if (r->copy)
 			r->copy(hg, from);
 	hg->nnp = from->nnp;
-	hg->admin = from->admin;
+	hg->admin = 0;
+	hg->admin_ns = NULL;
+	hgroup_mark_admin(hg, from->admin & hgroup_per_group_kinds(),
+			  from->admin_ns);
+	if (!uid_eq(current_euid(), from->owner)) {
+		for_each_restriction(r)
+			if (!r->per_domain && hgroup_kind_restricted(from, r))
+				kinds |= BIT(r->attr);
+		hgroup_mark_admin(hg, kinds, ns_of_pid(from->pgrp)->user_ns);
+	}
 	hg->check_restricts = false;
 	hg->check_admin = false;
 	hg->bind_nnp = false;
@@ -114,6 +177,7 @@ void hgroup_restrict_release(struct hgroup *hg)
 	for_each_restriction(r)
 		if (r->release)
 			r->release(hg);
+	put_user_ns(hg->admin_ns);
 }
 
 static void hgroup_change_put(struct hgroup_change *c)
@@ -167,7 +231,7 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
 {
 	const struct hgroup *a;
 
-	if (hg->admin & BIT(c->ops->attr) && !hgroup_capable(hg, audit))
+	if (hg->admin & BIT(c->ops->attr) && !hgroup_admin_capable(hg, audit))
 		return -EPERM;
 	for (a = task_hgroup(current); a; a = a->parent)
 		if (!hgroup_allows(a, hg, c))
@@ -239,8 +303,7 @@ static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 	if (ret)
 		return ret;
 	hg->check_restricts = hgroup_restricts(hg, c);
-	hg->check_admin = !c->ops->lifts_only(hg, c) &&
-			  !uid_eq(current_euid(), hg->owner);
+	hg->check_admin = !uid_eq(current_euid(), hg->owner);
 	hg->check_lift = hgroup_allows(hg, hg, c) ? 0 :
 			 hgroup_may_lift(hg, c, true);
 	hg->checked = c->id;
@@ -295,6 +358,7 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 	const struct hgroup_restriction *r;
 	struct hgroup_change c;
 	struct task_struct *t;
+	u32 marks;
 
 	for_each_thread(p, t) {
 		if (to->nnp && !task_no_new_privs(t))
@@ -315,11 +379,14 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 			return -EPERM;
 	}
 	/*
-	 * Nor shed what an administrator tightened into a group that has
-	 * the same values from its owner only, who could then lift them.
+	 * Nor shed what an administrator set into a group that has the same
+	 * values from its owner only, or from a lesser administrator, who
+	 * could then lift them.
 	 */
-	if (from->admin & ~to->admin & hgroup_per_group_kinds() &&
-	    !hgroup_capable(from, false))
+	marks = from->admin & hgroup_per_group_kinds();
+	if (marks && ((marks & ~to->admin) ||
+		      !hgroup_ns_covers(to->admin_ns, from->admin_ns)) &&
+	    !hgroup_admin_capable(from, false))
 		return -EPERM;
 	return 0;
 }
@@ -332,10 +399,19 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 	 */
 	if (hg->bind_nnp)
 		hg->nnp = true;
-	/* Tightened by an administrator: only one may lift it. */
-	if (hg->check_admin)
-		hg->admin |= BIT(c->ops->attr);
 	c->ops->apply(hg, c);
+	/*
+	 * Set by an administrator: only one may lift it.  Lifted by one to
+	 * no restriction at all (a thaw, say), it is the owner's again.  A
+	 * per-domain limit stays the administrator's.
+	 */
+	if (!hg->check_admin)
+		return 0;
+	if (c->ops->per_domain || hgroup_kind_restricted(hg, c->ops))
+		hgroup_mark_admin(hg, BIT(c->ops->attr),
+				  ns_of_pid(hg->pgrp)->user_ns);
+	else if (!hg->admin_ns || hgroup_admin_capable(hg, false))
+		hg->admin &= ~BIT(c->ops->attr);
 	return 0;
 }
 

@@ -87,9 +87,11 @@
  * group allows now) is allowed only up to what the caller's own process
  * group, every process group above it and every process group above the
  * target in the hierarchy allow: nobody grants what they do not have.
- * A kind of restriction that a caller other than the owner tightened (by
- * %CAP_SYS_ADMIN) may be lifted only with %CAP_SYS_ADMIN from then on,
- * in the group and in the groups made from it.
+ * A kind of restriction that a caller other than the owner set (by
+ * %CAP_SYS_ADMIN), or that a group had when a process not its owner made
+ * a new group from it, may be lifted only with %CAP_SYS_ADMIN in that
+ * caller's (or owner's namespace's) user namespace from then on, in the
+ * group and in the groups made from it, until lifted to no restriction.
  * The kernel never propagates a change to other process groups; a new
  * process group starts with the restrictions of the group it was created
  * from, and setpgid() into an existing group that allows more than the
@@ -111,8 +113,8 @@
  * - ``ESRCH``: no process group @pgid in the caller's PID namespace;
  * - ``EPERM``: the caller may not change the target (see above), or the
  *   target is the initial process group of the kernel threads, or the
- *   change lifts a kind an administrator tightened and the caller has no
- *   %CAP_SYS_ADMIN over the target, or the change restricts a task the
+ *   change lifts a kind an administrator set and the caller has no
+ *   %CAP_SYS_ADMIN where it was set, or the change restricts a task the
  *   caller has no %CAP_SYS_ADMIN over and either could not signal (as
  *   kill() checks by uid) or that has not set no_new_privs;
  * - ``EACCES``: the change would lift a restriction beyond what the

@@ -471,6 +471,129 @@ TEST_F_TIMEOUT(hg, admin_restriction_binds_owner, 120)
 	kill(-shm->pid[2], SIGKILL);
 }
 
+/* Make a group in a new user and PID namespace; its global pgid, or 0. */
+static int act_new_ns_group(pid_t unused)
+{
+	int p[2];
+	pid_t w;
+
+	if (pipe(p) || unshare(CLONE_NEWUSER | CLONE_NEWPID))
+		return -1;
+	w = fork();
+	if (w < 0)
+		return -1;
+	if (w == 0) {
+		char ch = setsid() == 1 ? 'y' : 'n';
+
+		if (write(p[1], &ch, 1) != 1)
+			_exit(1);
+		park();
+	}
+	if (read(p[0], &unused, 1) != 1 || (unused & 0xff) != 'y')
+		return -1;
+	errno = w;	/* reported as the "errno" of act() */
+	return -1;
+}
+
+/*
+ * An administrator's mark outlives the ways a user could make the group
+ * its own: a group made from a marked group inside a new user and PID
+ * namespace of the user's (where it has CAP_SYS_ADMIN) keeps the mark of
+ * the initial namespace, and a group a user makes from a group it does
+ * not own (root's, restricted by root) is marked where the other is
+ * restricted; the user lifts neither (EPERM).  An administrator who
+ * lifts a kind to no restriction (a thaw) gives it back to the owner.
+ * G: the user's group (g, z); R: root's group (r, j), J: made by j's child.
+ */
+TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t u;
+
+	shm->ready = 0;
+	shm->step = 0;
+	u = fork();
+	ASSERT_LE(0, u);
+	if (u == 0) {
+		int zc[2], zr[2], jc[2], jr[2];
+		unsigned long all = hg_possible_cpus();
+		pid_t g, z, j, w, r;
+
+		shm->pid[2] = 0;
+
+		/* r: a group root owns, with a uid 1000 member j. */
+		CHILD_CHECK(pipe(zc) == 0 && pipe(zr) == 0);
+		CHILD_CHECK(pipe(jc) == 0 && pipe(jr) == 0);
+		r = fork();
+		CHILD_CHECK(r >= 0);
+		if (r == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(r) == r, HG_CHILD_MS));
+		j = fork();
+		CHILD_CHECK(j >= 0);
+		if (j == 0) {
+			CHILD_CHECK(setpgid(0, r) == 0);
+			CHILD_CHECK(hg_become(1000) == 0);
+			shm->pid[2] = acting_child(jc, jr, act_join, 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(shm->pid[2] > 0, HG_CHILD_MS));
+		CHILD_CHECK(hg_become(1000) == 0);
+		CHILD_CHECK(setsid() == getpid());
+		/* So that u may restrict G, its own group, at the end. */
+		CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+		g = fork();
+		CHILD_CHECK(g >= 0);
+		if (g == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(g) == g, HG_CHILD_MS));
+		z = acting_child(zc, zr, act_new_ns_group, 0);
+		CHILD_CHECK(z >= 0);
+		CHILD_CHECK(setpgid(z, g) == 0);
+		shm->pid[0] = g;
+		shm->pid[1] = r;
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+
+		/* G, marked by root, copied into the user's own namespace. */
+		w = act(zc, zr);
+		CHILD_CHECK(w > 0 && getpgid(w) == w);
+		CHILD_CHECK(hg_get_cpus(w) == CPU0);
+		CHILD_ERRNO(EPERM, hg_set_cpus(w, all, 0));
+		kill(-w, SIGKILL);
+
+		/*
+		 * j's child (uid 1000, in R) makes a group of its own, J:
+		 * R's restriction comes along as root's.
+		 */
+		CHILD_CHECK(act(jc, jr) == 0);
+		CHILD_CHECK(getpgid(shm->pid[2]) == shm->pid[2]);
+		CHILD_CHECK(hg_get_cpus(shm->pid[2]) == CPU0);
+		CHILD_ERRNO(EPERM, hg_set_cpus(shm->pid[2], all, 0));
+
+		/* Root set and cleared G's freeze flag: u may do both now. */
+		CHILD_CHECK(hg_set_freeze(g, HGROUP_FREEZE_NEW_PGRP, 0) == 0);
+		CHILD_CHECK(hg_set_freeze(g, 0, 0) == 0);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(shm->pid[0], CPU0, 0));
+	ASSERT_EQ(0, hg_set_cpus(shm->pid[1], CPU0, 0));
+	/* A freeze flag root sets and clears is the owner's again. */
+	ASSERT_EQ(0, hg_set_freeze(shm->pid[0], HGROUP_FREEZE_NEW_PGRP, 0));
+	ASSERT_EQ(0, hg_set_freeze(shm->pid[0], 0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(u, HG_CHILD_MS));
+	kill(-shm->pid[0], SIGKILL);
+	kill(-shm->pid[1], SIGKILL);
+	if (shm->pid[2] > 0)
+		kill(-shm->pid[2], SIGKILL);
+}
+
 /* A group leader with @n sleeping threads and no_new_privs. */
 static void *sleep_thread(void *arg)
 {
