@@ -16,8 +16,8 @@
  * the cgroup freezer does, each group keeps counts, so that reading the
  * state is O(1): hgroup::nr_threads, and hgroup::nr_frozen, the threads
  * that entered such a state (hgroup_enter_frozen(), called where
- * cgroup_enter_frozen() is, and by a thread that starts exiting) and have
- * not left it.  A thread changes its own count under its siglock, which
+ * cgroup_enter_frozen() is, and by an exiting thread) and have not left
+ * it.  A thread changes its own count under its siglock, which
  * a move to another group holds too, and release uncounts it.
  *
  * "Freeze on new process group" holds back setsid(), set_domainid() and
@@ -98,18 +98,19 @@ static void hgroup_count_frozen(bool frozen)
 	struct hgroup *hg;
 	unsigned long flags;
 
+	/*
+	 * Every caller runs before exit_notify(), so the thread is not
+	 * released yet: its sighand and its group are there.
+	 */
 	spin_lock_irqsave(&sighand->siglock, flags);
 	hg = rcu_dereference_protected(t->signal->hgroup,
 				       lockdep_is_held(&sighand->siglock));
-	/* Released (an autoreaping thread in exit_notify()): uncounted. */
-	if (hg) {
-		if (frozen) {
-			set_bit(HGROUP_TASK_FROZEN, &t->hgroup_flags);
-			atomic_inc(&hg->nr_frozen);
-		} else {
-			clear_bit(HGROUP_TASK_FROZEN, &t->hgroup_flags);
-			atomic_dec(&hg->nr_frozen);
-		}
+	if (frozen) {
+		set_bit(HGROUP_TASK_FROZEN, &t->hgroup_flags);
+		atomic_inc(&hg->nr_frozen);
+	} else {
+		clear_bit(HGROUP_TASK_FROZEN, &t->hgroup_flags);
+		atomic_dec(&hg->nr_frozen);
 	}
 	spin_unlock_irqrestore(&sighand->siglock, flags);
 }
@@ -118,9 +119,10 @@ static void hgroup_count_frozen(bool frozen)
  * hgroup_enter_frozen - the current thread cannot return to user space
  *
  * Called where cgroup_enter_frozen() is (the freezer trap, a job-control
- * or ptrace stop, a vfork() wait) and by an exiting thread, without the
- * siglock.  The thread counts as frozen for its group until
- * hgroup_leave_frozen() or its release.
+ * or ptrace stop, a vfork() wait) and by an exiting thread done with its
+ * mm and files (beside cgroup_exit()), without the siglock.  The thread
+ * counts as frozen for its group until hgroup_leave_frozen() or its
+ * release.
  */
 void hgroup_enter_frozen(void)
 {
@@ -142,7 +144,9 @@ void hgroup_leave_frozen(void)
 
 /*
  * Is "freeze all" set and no thread of @hg able to return to user space?
- * tasklist_lock held, so that no thread joins or leaves meanwhile.
+ * tasklist_lock held, so that no thread joins or leaves meanwhile; the
+ * frozen count is read once, a snapshot of threads that change it under
+ * their own siglock.
  */
 static bool hgroup_frozen(struct hgroup *hg)
 {
