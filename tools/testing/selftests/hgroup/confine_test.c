@@ -349,6 +349,20 @@ TEST_F_TIMEOUT(hg, unprivileged_restrict_needs_no_new_privs, 90)
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
 }
 
+/* A child of ours leading a process group of its own, parked; or -1. */
+static pid_t fork_group(void)
+{
+	pid_t g = fork();
+
+	if (g == 0) {
+		CHILD_CHECK(setpgid(0, 0) == 0);
+		park();
+	}
+	if (g > 0 && !HG_POLL(getpgid(g) == g, HG_CHILD_MS))
+		return -1;
+	return g;
+}
+
 /*
  * A child of @u's that runs @act when told through @cmd and reports its
  * errno (0 for success) through @res, then parks.
@@ -418,20 +432,9 @@ TEST_F_TIMEOUT(hg, admin_restriction_binds_owner, 120)
 		CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
 		CHILD_CHECK(pipe(xc) == 0 && pipe(xr) == 0);
 		CHILD_CHECK(pipe(yc) == 0 && pipe(yr) == 0);
-		g = fork();
-		CHILD_CHECK(g >= 0);
-		if (g == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		h = fork();
-		CHILD_CHECK(h >= 0);
-		if (h == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(g) == g && getpgid(h) == h,
-				    HG_CHILD_MS));
+		g = fork_group();
+		h = fork_group();
+		CHILD_CHECK(g > 0 && h > 0);
 		x = acting_child(xc, xr, act_setsid, 0);
 		CHILD_CHECK(x >= 0);
 		y = acting_child(yc, yr, act_join, h);
@@ -524,13 +527,8 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 		/* r: a group root owns, with a uid 1000 member j. */
 		CHILD_CHECK(pipe(zc) == 0 && pipe(zr) == 0);
 		CHILD_CHECK(pipe(jc) == 0 && pipe(jr) == 0);
-		r = fork();
-		CHILD_CHECK(r >= 0);
-		if (r == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(r) == r, HG_CHILD_MS));
+		r = fork_group();
+		CHILD_CHECK(r > 0);
 		j = fork();
 		CHILD_CHECK(j >= 0);
 		if (j == 0) {
@@ -544,13 +542,8 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 		CHILD_CHECK(setsid() == getpid());
 		/* So that u may restrict G, its own group, at the end. */
 		CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
-		g = fork();
-		CHILD_CHECK(g >= 0);
-		if (g == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(g) == g, HG_CHILD_MS));
+		g = fork_group();
+		CHILD_CHECK(g > 0);
 		z = acting_child(zc, zr, act_new_ns_group, 0);
 		CHILD_CHECK(z >= 0);
 		CHILD_CHECK(setpgid(z, g) == 0);

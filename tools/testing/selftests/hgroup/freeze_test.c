@@ -591,22 +591,20 @@ TEST_F_TIMEOUT(hg, freeze_tree, 120)
 }
 
 /*
- * cgroup's test_cgfreezer_migrate, with setpgid(): a process moved into a
- * frozen group is frozen ("every task of the group"), and moved back out,
- * it runs again; the group stays frozen throughout.
- *
- *   a: session leader, group A, not frozen: moves c (its child)
- *   b: group B of a's session, frozen (ctr[1])
- *   c: in A, then B, then A (ctr[2])
+ * The two groups of freeze_migrate and freeze_move_stopped: a, our child,
+ * leads a session (group A) and moves its child c from A to group B (of
+ * a's child b) at step 1 (shm->ret[0] = 1 when done) and back at step 2
+ * (shm->ret[0] = 2); b counts in ctr[1], c in ctr[2].  Returns a once both
+ * count.
  */
-TEST_F_TIMEOUT(hg, freeze_migrate, 120)
+static pid_t start_mover(struct hg_shm *shm)
 {
-	struct hg_shm *shm = self->shm;
 	pid_t a, b, c;
 
 	shm->ready = 0;
 	a = fork();
-	ASSERT_LE(0, a);
+	if (a < 0)
+		return -1;
 	if (a == 0) {
 		CHILD_CHECK(setsid() == getpid());
 		b = fork();
@@ -628,7 +626,26 @@ TEST_F_TIMEOUT(hg, freeze_migrate, 120)
 		shm->ret[0] = 2;
 		park();
 	}
-	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+	HG_POLL(shm->ready == 2 || hg_proc_state(a) == 'Z', HG_CHILD_MS);
+	return shm->ready == 2 ? a : -1;
+}
+
+/*
+ * cgroup's test_cgfreezer_migrate, with setpgid(): a process moved into a
+ * frozen group is frozen ("every task of the group"), and moved back out,
+ * it runs again; the group stays frozen throughout.
+ *
+ *   a: session leader, group A, not frozen: moves c (its child)
+ *   b: group B of a's session, frozen (ctr[1])
+ *   c: in A, then B, then A (ctr[2])
+ */
+TEST_F_TIMEOUT(hg, freeze_migrate, 120)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a, b, c;
+
+	a = start_mover(shm);
+	ASSERT_LT(0, a);
 	b = shm->pid[1];
 	c = shm->pid[2];
 	ASSERT_EQ(b, getpgid(b));
@@ -669,31 +686,8 @@ TEST_F_TIMEOUT(hg, freeze_move_stopped, 120)
 	struct hg_shm *shm = self->shm;
 	pid_t a, b, s;
 
-	shm->ready = 0;
-	a = fork();
-	ASSERT_LE(0, a);
-	if (a == 0) {
-		CHILD_CHECK(setsid() == getpid());
-		b = fork();
-		CHILD_CHECK(b >= 0);
-		if (b == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			count_forever(shm, 1, 0);
-		}
-		CHILD_CHECK(HG_POLL(getpgid(b) == b, HG_CHILD_MS));
-		s = fork();
-		CHILD_CHECK(s >= 0);
-		if (s == 0)
-			count_forever(shm, 2, 0);
-		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
-		CHILD_CHECK(setpgid(s, b) == 0);
-		shm->ret[0] = 1;
-		CHILD_CHECK(hg_wait_step(shm, 2) == 0);
-		CHILD_CHECK(setpgid(s, getpid()) == 0);
-		shm->ret[0] = 2;
-		park();
-	}
-	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+	a = start_mover(shm);
+	ASSERT_LT(0, a);
 	b = shm->pid[1];
 	s = shm->pid[2];
 	ASSERT_EQ(0, kill(s, SIGSTOP));
