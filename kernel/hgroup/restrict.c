@@ -230,19 +230,23 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
 			   bool audit)
 {
 	const struct hgroup *a;
+	int ret = 0;
 
 	if (hg->admin & BIT(c->ops->attr) && !hgroup_admin_capable(hg, audit))
 		return -EPERM;
-	for (a = task_hgroup(current); a; a = a->parent)
+	/* The groups above may be in other domains, changing meanwhile. */
+	rcu_read_lock();
+	for (a = task_hgroup(current); a && !ret; a = a->parent)
 		if (!hgroup_allows(a, hg, c))
-			return -EACCES;
-	for (a = hg->parent; a; a = a->parent) {
+			ret = -EACCES;
+	for (a = hg->parent; a && !ret; a = a->parent) {
 		if (c->domain_scope && a->domain == c->domain)
 			continue;
 		if (!hgroup_allows(a, hg, c))
-			return -EACCES;
+			ret = -EACCES;
 	}
-	return 0;
+	rcu_read_unlock();
+	return ret;
 }
 
 /*
