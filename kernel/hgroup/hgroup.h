@@ -57,6 +57,9 @@
 
 struct hgroup_domain;
 
+/* Slots for the kinds of restriction, by HGROUP_ATTR_* number. */
+#define HGROUP_NR_KINDS		(HGROUP_ATTR_TASKS + 1)
+
 /**
  * struct hgroup_set - an immutable set of CPUs or of memory nodes
  * @usage: process groups using it, plus short-lived references.
@@ -105,14 +108,14 @@ struct hgroup_devs {
  * @nr_frozen: how many of them are counted as unable to return to user
  *	space (freeze.c); changed under the process's siglock, and moved
  *	along with a process under tasklist_lock held for writing too.
- * @admin: the kinds of restriction (bits by HGROUP_ATTR_* number) that
- *	someone other than @owner set, by %CAP_SYS_ADMIN, or that the
- *	group had from a group its creator did not own: only a caller with
- *	%CAP_SYS_ADMIN in @admin_ns may lift them, and no member may move to
- *	a group without the same bits from as high a namespace.  Inherited
- *	by groups made from this one.
- * @admin_ns: the outermost user namespace in which a mark of @admin was
- *	set; holds a reference; NULL while there is none.
+ * @admin_ns: by HGROUP_ATTR_* number, the administrators' marks: for a
+ *	kind someone other than @owner set (by %CAP_SYS_ADMIN), or that the
+ *	group had from a group its creator did not own, the outermost user
+ *	namespace in which the one who set it had %CAP_SYS_ADMIN (held);
+ *	NULL for a kind not marked.  Only a caller with %CAP_SYS_ADMIN there
+ *	may lift the kind, and no member may move to a group without as
+ *	high a mark.  Per-group kinds' marks are inherited by groups made
+ *	from this one.
  * @unblock_seq: counts the events that may let a group creation held
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
@@ -128,8 +131,7 @@ struct hgroup_devs {
  * @bind_nnp: what that call found once the members were checked: the
  *	change sets @nnp.
  * @check_admin: what that call found: the caller is not @owner, so the
- *	change marks its kind in @admin (or clears the mark if it leaves
- *	the kind unrestricted).
+ *	change marks its kind in @admin_ns.
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
@@ -142,8 +144,7 @@ struct hgroup {
 	struct hgroup_set __rcu *mems;
 	struct hgroup_devs __rcu *devs;
 	unsigned int freeze;
-	u32 admin;
-	struct user_namespace *admin_ns;
+	struct user_namespace *admin_ns[HGROUP_NR_KINDS];
 	int nr_threads;
 	atomic_t nr_frozen;
 	unsigned int unblock_seq;

@@ -77,17 +77,7 @@ static const struct hgroup_restriction *hgroup_next_restriction(unsigned int *i)
 #define for_each_restriction(r)						\
 	for (unsigned int __i = 0; ((r) = hgroup_next_restriction(&__i)); )
 
-/* The kinds kept per process group, not per domain, as hgroup::admin bits. */
-static u32 hgroup_per_group_kinds(void)
-{
-	const struct hgroup_restriction *r;
-	u32 kinds = 0;
-
-	for_each_restriction(r)
-		if (!r->per_domain)
-			kinds |= BIT(r->attr);
-	return kinds;
-}
+static_assert(ARRAY_SIZE(hgroup_restrictions) <= HGROUP_NR_KINDS);
 
 /*
  * Does @hg restrict the per-group kind @r at all, that is allow less than
@@ -111,56 +101,86 @@ static bool hgroup_ns_covers(const struct user_namespace *a,
 	return false;
 }
 
-/*
- * Mark @kinds of @hg as an administrator's of @ns: lifting them needs
- * CAP_SYS_ADMIN there, or in the namespace of an earlier mark if that one
- * is above @ns (hgroup::admin_ns is the outermost).
- */
-static void hgroup_mark_admin(struct hgroup *hg, u32 kinds,
+/* Mark kind @attr of @hg as an administrator's of @ns, or of an outer one. */
+static void hgroup_mark_admin(struct hgroup *hg, unsigned int attr,
 			      struct user_namespace *ns)
 {
-	if (!kinds)
+	struct user_namespace *old = hg->admin_ns[attr];
+
+	if (old && hgroup_ns_covers(old, ns))
 		return;
-	hg->admin |= kinds;
-	if (hg->admin_ns && hgroup_ns_covers(hg->admin_ns, ns))
-		return;
-	put_user_ns(hg->admin_ns);
-	hg->admin_ns = get_user_ns(ns);
+	hg->admin_ns[attr] = get_user_ns(ns);
+	put_user_ns(old);
 }
 
-/* Has the caller CAP_SYS_ADMIN where @hg's marks were set? */
-static bool hgroup_admin_capable(const struct hgroup *hg, bool audit)
+/* The outermost namespace, from @ns up, where the caller is an admin. */
+static struct user_namespace *hgroup_caller_ns(struct user_namespace *ns)
 {
-	return audit ? ns_capable(hg->admin_ns, CAP_SYS_ADMIN) :
-		       ns_capable_noaudit(hg->admin_ns, CAP_SYS_ADMIN);
+	struct user_namespace *best = ns;
+
+	for (; ns; ns = ns->parent)
+		if (ns_capable_noaudit(ns, CAP_SYS_ADMIN))
+			best = ns;
+	return best;
+}
+
+/*
+ * The namespace whose administrator @hg's owner is: the outermost one,
+ * from @hg's PID namespace's up, whose root it is; else that one.
+ */
+static struct user_namespace *hgroup_owner_ns(const struct hgroup *hg)
+{
+	struct user_namespace *ns = ns_of_pid(hg->pgrp)->user_ns, *best = ns;
+
+	for (; ns; ns = ns->parent)
+		if (uid_eq(make_kuid(ns, 0), hg->owner))
+			best = ns;
+	return best;
+}
+
+/*
+ * The marks of @from as they bind the caller, into @ns (borrowed): its
+ * own, and, if the caller does not own @from and so could not lift it,
+ * every per-group kind @from restricts, as its owner's.
+ */
+static void hgroup_binding_marks(const struct hgroup *from,
+				 struct user_namespace **ns)
+{
+	bool owner = uid_eq(current_euid(), from->owner);
+	struct user_namespace *own = NULL;
+	const struct hgroup_restriction *r;
+
+	for_each_restriction(r) {
+		unsigned int a = r->attr;
+
+		ns[a] = r->per_domain ? NULL : from->admin_ns[a];
+		if (r->per_domain || owner || !hgroup_kind_restricted(from, r))
+			continue;
+		own = own ?: hgroup_owner_ns(from);
+		if (!ns[a] || hgroup_ns_covers(own, ns[a]))
+			ns[a] = own;
+	}
 }
 
 /*
  * Take @from's restrictions for the new group @hg; tasklist_lock held.
- * The marks of the per-group kinds come along; and if the creator is not
- * @from's owner, it could not have lifted @from itself, so whatever @from
- * restricts becomes an administrator's (of @from's namespace) in @hg,
- * which the creator owns.
+ * The marks that bind the creator come along (hgroup_binding_marks()):
+ * @hg is the creator's own.
  */
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 {
+	struct user_namespace *marks[HGROUP_NR_KINDS] = {};
 	const struct hgroup_restriction *r;
-	u32 kinds = 0;
 
 	for_each_restriction(r)
 		if (r->copy)
 			r->copy(hg, from);
 	hg->nnp = from->nnp;
-	hg->admin = 0;
-	hg->admin_ns = NULL;
-	hgroup_mark_admin(hg, from->admin & hgroup_per_group_kinds(),
-			  from->admin_ns);
-	if (!uid_eq(current_euid(), from->owner)) {
-		for_each_restriction(r)
-			if (!r->per_domain && hgroup_kind_restricted(from, r))
-				kinds |= BIT(r->attr);
-		hgroup_mark_admin(hg, kinds, ns_of_pid(from->pgrp)->user_ns);
-	}
+	memset(hg->admin_ns, 0, sizeof(hg->admin_ns));
+	hgroup_binding_marks(from, marks);
+	for_each_restriction(r)
+		if (marks[r->attr])
+			hgroup_mark_admin(hg, r->attr, marks[r->attr]);
 	hg->check_restricts = false;
 	hg->check_admin = false;
 	hg->bind_nnp = false;
@@ -174,10 +194,11 @@ void hgroup_restrict_release(struct hgroup *hg)
 {
 	const struct hgroup_restriction *r;
 
-	for_each_restriction(r)
+	for_each_restriction(r) {
 		if (r->release)
 			r->release(hg);
-	put_user_ns(hg->admin_ns);
+		put_user_ns(hg->admin_ns[r->attr]);
+	}
 }
 
 static void hgroup_change_put(struct hgroup_change *c)
@@ -232,7 +253,10 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
 	const struct hgroup *a;
 	int ret = 0;
 
-	if (hg->admin & BIT(c->ops->attr) && !hgroup_admin_capable(hg, audit))
+	struct user_namespace *mark = hg->admin_ns[c->ops->attr];
+
+	if (mark && !(audit ? ns_capable(mark, CAP_SYS_ADMIN) :
+			      ns_capable_noaudit(mark, CAP_SYS_ADMIN)))
 		return -EPERM;
 	/* The groups above may be in other domains, changing meanwhile. */
 	rcu_read_lock();
@@ -360,9 +384,9 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 		    struct hgroup *to)
 {
 	const struct hgroup_restriction *r;
+	struct user_namespace *marks[HGROUP_NR_KINDS];
 	struct hgroup_change c;
 	struct task_struct *t;
-	u32 marks;
 
 	for_each_thread(p, t) {
 		if (to->nnp && !task_no_new_privs(t))
@@ -383,20 +407,28 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 			return -EPERM;
 	}
 	/*
-	 * Nor shed what an administrator set into a group that has the same
-	 * values from its owner only, or from a lesser administrator, who
-	 * could then lift them.
+	 * Nor shed what an administrator set, or what the caller could not
+	 * lift as @from's owner, into a group that has the same values from
+	 * its owner only, or from a lesser administrator, who could then
+	 * lift them.
 	 */
-	marks = from->admin & hgroup_per_group_kinds();
-	if (marks && ((marks & ~to->admin) ||
-		      !hgroup_ns_covers(to->admin_ns, from->admin_ns)) &&
-	    !hgroup_admin_capable(from, false))
-		return -EPERM;
+	hgroup_binding_marks(from, marks);
+	for_each_restriction(r) {
+		struct user_namespace *m = marks[r->attr];
+
+		if (m && !(to->admin_ns[r->attr] &&
+			   hgroup_ns_covers(to->admin_ns[r->attr], m)) &&
+		    !ns_capable_noaudit(m, CAP_SYS_ADMIN))
+			return -EPERM;
+	}
 	return 0;
 }
 
 static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 {
+	struct user_namespace *ns = ns_of_pid(hg->pgrp)->user_ns, *mark;
+	unsigned int k = c->ops->attr;
+
 	/*
 	 * Restricted by someone not privileged over its members: from now
 	 * on only tasks with no_new_privs may join.
@@ -405,17 +437,19 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 		hg->nnp = true;
 	c->ops->apply(hg, c);
 	/*
-	 * Set by an administrator: only one may lift it.  Lifted by one to
-	 * no restriction at all (a thaw, say), it is the owner's again.  A
-	 * per-domain limit stays the administrator's.
+	 * Set by an administrator: only one (of the outermost namespace it
+	 * is one of) may lift it.  Lifted by one to no restriction at all (a
+	 * thaw, say), it is the owner's again.  A per-domain limit stays the
+	 * administrator's.
 	 */
-	if (!hg->check_admin)
-		return 0;
-	if (c->ops->per_domain || hgroup_kind_restricted(hg, c->ops))
-		hgroup_mark_admin(hg, BIT(c->ops->attr),
-				  ns_of_pid(hg->pgrp)->user_ns);
-	else if (!hg->admin_ns || hgroup_admin_capable(hg, false))
-		hg->admin &= ~BIT(c->ops->attr);
+	mark = hg->admin_ns[k];
+	if (c->ops->per_domain || hgroup_kind_restricted(hg, c->ops)) {
+		if (hg->check_admin)
+			hgroup_mark_admin(hg, k, hgroup_caller_ns(ns));
+	} else if (mark && ns_capable_noaudit(mark, CAP_SYS_ADMIN)) {
+		hg->admin_ns[k] = NULL;
+		put_user_ns(mark);
+	}
 	return 0;
 }
 

@@ -364,8 +364,8 @@ static pid_t fork_group(void)
 }
 
 /*
- * A child of @u's that runs @act when told through @cmd and reports its
- * errno (0 for success) through @res, then parks.
+ * A child of ours that runs @act when told through @cmd and reports what
+ * it returns (0 or an errno, or a pid) through @res, then parks.
  */
 static pid_t acting_child(int cmd[2], int res[2], int (*act)(pid_t),
 			  pid_t arg)
@@ -378,7 +378,7 @@ static pid_t acting_child(int cmd[2], int res[2], int (*act)(pid_t),
 		return c;
 	if (read(cmd[0], &ch, 1) != 1)
 		_exit(1);
-	e = act(arg) ? errno : 0;
+	e = act(arg);
 	if (write(res[1], &e, sizeof(e)) != sizeof(e))
 		_exit(1);
 	park();
@@ -386,12 +386,12 @@ static pid_t acting_child(int cmd[2], int res[2], int (*act)(pid_t),
 
 static int act_setsid(pid_t unused)
 {
-	return setsid() < 0;
+	return setsid() < 0 ? errno : 0;
 }
 
 static int act_join(pid_t pgid)
 {
-	return setpgid(0, pgid);
+	return setpgid(0, pgid) ? errno : 0;
 }
 
 /* Tell an acting_child() to act; its errno, or -1. */
@@ -474,11 +474,15 @@ TEST_F_TIMEOUT(hg, admin_restriction_binds_owner, 120)
 	kill(-shm->pid[2], SIGKILL);
 }
 
-/* Make a group in a new user and PID namespace; its global pgid, or 0. */
+/*
+ * Make a group in a new user and PID namespace: its pgid as we see it,
+ * or -1 (never a pid of ours: init's).
+ */
 static int act_new_ns_group(pid_t unused)
 {
 	int p[2];
 	pid_t w;
+	char ch;
 
 	if (pipe(p) || unshare(CLONE_NEWUSER | CLONE_NEWPID))
 		return -1;
@@ -486,16 +490,14 @@ static int act_new_ns_group(pid_t unused)
 	if (w < 0)
 		return -1;
 	if (w == 0) {
-		char ch = setsid() == 1 ? 'y' : 'n';
-
+		ch = setsid() == 1 ? 'y' : 'n';
 		if (write(p[1], &ch, 1) != 1)
 			_exit(1);
 		park();
 	}
-	if (read(p[0], &unused, 1) != 1 || (unused & 0xff) != 'y')
+	if (read(p[0], &ch, 1) != 1 || ch != 'y')
 		return -1;
-	errno = w;	/* reported as the "errno" of act() */
-	return -1;
+	return w;
 }
 
 /*
@@ -506,7 +508,10 @@ static int act_new_ns_group(pid_t unused)
  * not own (root's, restricted by root) is marked where the other is
  * restricted; the user lifts neither (EPERM).  An administrator who
  * lifts a kind to no restriction (a thaw) gives it back to the owner.
- * G: the user's group (g, z); R: root's group (r, j), J: made by j's child.
+ * G: the user's group (g, z); R: root's group (r, j), J: made by j's child;
+ * K: the user's, in a user and PID namespace of its own, restricted by
+ * root (marked in the initial namespace, not K's); H2: the user's, made
+ * from R before R was restricted, which a member of R may not join.
  */
 TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 {
@@ -518,11 +523,13 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 	u = fork();
 	ASSERT_LE(0, u);
 	if (u == 0) {
-		int zc[2], zr[2], jc[2], jr[2];
+		int zc[2], zr[2], jc[2], jr[2], hc[2], hr[2], kc[2], kr[2];
 		unsigned long all = hg_possible_cpus();
-		pid_t g, z, j, w, r;
+		pid_t g, z, j, w, r, k;
 
 		shm->pid[2] = 0;
+		CHILD_CHECK(pipe(hc) == 0 && pipe(hr) == 0);
+		CHILD_CHECK(pipe(kc) == 0 && pipe(kr) == 0);
 
 		/* r: a group root owns, with a uid 1000 member j. */
 		CHILD_CHECK(pipe(zc) == 0 && pipe(zr) == 0);
@@ -532,8 +539,16 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 		j = fork();
 		CHILD_CHECK(j >= 0);
 		if (j == 0) {
+			pid_t h2;
+
 			CHILD_CHECK(setpgid(0, r) == 0);
 			CHILD_CHECK(hg_become(1000) == 0);
+			CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+			/* H2: the user's, made from R before root restricts R. */
+			h2 = fork_group();
+			CHILD_CHECK(h2 > 0);
+			shm->pid[4] = h2;
+			CHILD_CHECK(acting_child(hc, hr, act_join, h2) > 0);
 			shm->pid[2] = acting_child(jc, jr, act_join, 0);
 			park();
 		}
@@ -547,6 +562,11 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 		z = acting_child(zc, zr, act_new_ns_group, 0);
 		CHILD_CHECK(z >= 0);
 		CHILD_CHECK(setpgid(z, g) == 0);
+		/* K: a group of the user's in a namespace of its own. */
+		k = acting_child(kc, kr, act_new_ns_group, 0);
+		CHILD_CHECK(k > 0);
+		shm->pid[3] = act(kc, kr);
+		CHILD_CHECK(shm->pid[3] > 1 && getpgid(shm->pid[3]) == shm->pid[3]);
 		shm->pid[0] = g;
 		shm->pid[1] = r;
 		hg_ready(shm);
@@ -554,10 +574,19 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 
 		/* G, marked by root, copied into the user's own namespace. */
 		w = act(zc, zr);
-		CHILD_CHECK(w > 0 && getpgid(w) == w);
+		CHILD_CHECK(w > 1 && getpgid(w) == w);
 		CHILD_CHECK(hg_get_cpus(w) == CPU0);
 		CHILD_ERRNO(EPERM, hg_set_cpus(w, all, 0));
 		kill(-w, SIGKILL);
+		/* K, in the user's namespace, marked by root directly. */
+		CHILD_CHECK(hg_get_cpus(shm->pid[3]) == CPU0);
+		CHILD_ERRNO(EPERM, hg_set_cpus(shm->pid[3], all, 0));
+		/*
+		 * H2, restricted as much as R by its owner: j's child in R
+		 * may not move there (R binds it as root's, H2 as the user's).
+		 */
+		CHILD_CHECK(hg_set_cpus(shm->pid[4], CPU0, 0) == 0);
+		CHILD_CHECK(act(hc, hr) == EPERM);
 
 		/*
 		 * j's child (uid 1000, in R) makes a group of its own, J:
@@ -576,15 +605,18 @@ TEST_F_TIMEOUT(hg, admin_mark_outlives_namespaces_and_ownership, 120)
 	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
 	ASSERT_EQ(0, hg_set_cpus(shm->pid[0], CPU0, 0));
 	ASSERT_EQ(0, hg_set_cpus(shm->pid[1], CPU0, 0));
+	ASSERT_EQ(0, hg_set_cpus(shm->pid[3], CPU0, 0));
 	/* A freeze flag root sets and clears is the owner's again. */
 	ASSERT_EQ(0, hg_set_freeze(shm->pid[0], HGROUP_FREEZE_NEW_PGRP, 0));
 	ASSERT_EQ(0, hg_set_freeze(shm->pid[0], 0, 0));
 	hg_set_step(shm, 1);
 	EXPECT_EQ(0, hg_wait_exit_timeout(u, HG_CHILD_MS));
-	kill(-shm->pid[0], SIGKILL);
-	kill(-shm->pid[1], SIGKILL);
-	if (shm->pid[2] > 0)
-		kill(-shm->pid[2], SIGKILL);
+	/* Root may lift what the user could not. */
+	EXPECT_EQ(0, hg_set_cpus(shm->pid[2], hg_possible_cpus(), 0));
+	EXPECT_EQ(0, hg_set_cpus(shm->pid[3], hg_possible_cpus(), 0));
+	for (int i = 0; i < 5; i++)
+		if (shm->pid[i] > 1)
+			kill(-shm->pid[i], SIGKILL);
 }
 
 /* A group leader with @n sleeping threads and no_new_privs. */
