@@ -7,7 +7,8 @@
  * parent sees no stop, SIGKILL kills, thawing resumes; stopped, traced and
  * vfork()-waiting tasks count as frozen and stay as they were; a fork
  * storm and 100 processes freeze; moving a process into or out of a frozen
- * group by setpgid(), a stopped one too (the counts move with it); HGROUP_SCOPE_DOMAIN and top-down thawing.
+ * group by setpgid(), a stopped one too (the counts move with it);
+ * HGROUP_SCOPE_DOMAIN and top-down thawing.
  * HGROUP_FREEZE_NEW_PGRP: setsid() and group-creating setpgid(), by or for
  * a task of the group, block (killably) until the flag is lifted, while
  * the group's tasks keep running; the group cannot lift it itself.
