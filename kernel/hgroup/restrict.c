@@ -468,13 +468,22 @@ static struct hgroup *hgroup_find(pid_t pgid)
 	if (!pgid)
 		return task_hgroup(current);
 	pid = find_vpid(pgid);
-	t = pid ? pid_task(pid, PIDTYPE_PGID) : NULL;
-	hg = t ? task_hgroup(t) : NULL;
+	if (!pid)
+		return NULL;
 	/*
-	 * Under RCU, the process found may be on its way out, with no
-	 * group any more, or on its way to another group: then no answer.
+	 * Under RCU, a process in the list may be on its way out, with no
+	 * group any more, or on its way in, still with the group it comes
+	 * from: ask the next one.  The first is not enough, as a process
+	 * joining is added first.
 	 */
-	return hg && hg->pgrp == pid ? hg : NULL;
+	hlist_for_each_entry_rcu(t, &pid->tasks[PIDTYPE_PGID],
+				 pid_links[PIDTYPE_PGID],
+				 lockdep_is_held(&tasklist_lock)) {
+		hg = task_hgroup(t);
+		if (hg && hg->pgrp == pid)
+			return hg;
+	}
+	return NULL;
 }
 
 /*
