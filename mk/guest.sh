@@ -74,6 +74,11 @@ if [ "$nodes" -gt 1 ]; then
 	qemu+=(-smp "$cpus,sockets=$cpus,cores=1,threads=1")
 fi
 
+# GUEST_ICOUNT=1: the guest clock counts instructions, one nanosecond
+# each (-icount shift=0,sleep=off), so that a loop's "time" is its
+# instruction count and repeats within about 0.5%; for cost ratios.
+[ -n "${GUEST_ICOUNT:-}" ] && qemu+=(-icount shift=0,sleep=off)
+
 if [ "$mode" = run ]; then
 	echo "Booting $flavour kernel; leave with 'reboot -f' or Ctrl-A X."
 	exec "${qemu[@]}" -serial mon:stdio -serial null

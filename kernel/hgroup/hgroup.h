@@ -46,6 +46,7 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
+#include <linux/nodemask.h>
 #include <linux/hgroup.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -295,6 +296,9 @@ struct hgroup_restriction;
  * @domain_scope: the change is for every group of @domain at once.
  * @domain: the domain of the target group.
  * @id: tells the groups this call checked, see hgroup::checked.
+ * @nr_threads: the threads of the groups checked, an estimate of how
+ *	many a change of CPU or node set updates.
+ * @pushed: the threads such a change updates, see hgroup_push().
  * @set: the value of a CPU or node set.
  * @devs: the value of a device list.
  * @freeze: the value of the freeze flags.
@@ -309,6 +313,8 @@ struct hgroup_change {
 	bool domain_scope;
 	struct hgroup_domain *domain;
 	u64 id;
+	unsigned int nr_threads;
+	struct hgroup_pushed *pushed;
 	union {
 		struct hgroup_set *set;
 		struct hgroup_devs *devs;
@@ -413,7 +419,21 @@ void hgroup_devs_put(struct hgroup_devs *devs);
 /* propagate.c */
 struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t);
 
-void hgroup_push(struct hgroup *hg);
+/**
+ * struct hgroup_pushed - the threads a change updates in place
+ * @nr: threads taken.
+ * @max: room at @tasks.
+ * @tasks: the threads, each with a reference.
+ */
+struct hgroup_pushed {
+	unsigned int nr;
+	unsigned int max;
+	struct task_struct *tasks[];
+};
+
+void hgroup_push_prepare(struct hgroup_change *c);
+void hgroup_push(struct hgroup *hg, const struct hgroup_change *c);
+void hgroup_push_finish(struct hgroup_change *c);
 void hgroup_task_init(struct task_struct *p, struct hgroup *hg);
 void hgroup_moved(struct task_struct *p, const struct hgroup *from,
 		  const struct hgroup *to);
@@ -429,6 +449,33 @@ int hgroup_wait_unblocked(struct hgroup *hg, unsigned int seq);
 /* sets.c */
 void hgroup_set_put(struct hgroup_set *set);
 struct hgroup_set *hgroup_set_get(struct hgroup_set *set);
+/**
+ * struct hgroup_masks - the masks computed for the last thread updated
+ * @cpus_set: the CPU set of its group, when they were computed.
+ * @mems_set: the node set of its group.
+ * @cs: its cpuset.
+ * @possible: its task_cpu_possible_mask().
+ * @valid: @cpus and @mems are what @cpus_set .. @possible give.
+ * @cpus: its CPUs, as cpuset_cpus_allowed() answered.
+ * @mems: its nodes, as cpuset_mems_allowed() answered.
+ *
+ * Threads with the same sets, cpuset and possible CPUs get the same
+ * masks, so a change computes them once per group and cpuset.  Used with
+ * cpuset_lock() held, which keeps cpusets and the groups' sets from
+ * changing: a set is installed only under it, so a set seen again at the
+ * same address is the same set.
+ */
+struct hgroup_masks {
+	const struct hgroup_set *cpus_set;
+	const struct hgroup_set *mems_set;
+	const void *cs;
+	const struct cpumask *possible;
+	bool valid;
+	cpumask_var_t cpus;
+	nodemask_t mems;
+};
+
+bool hgroup_apply_sets_to(struct task_struct *t, struct hgroup_masks *m);
 void hgroup_apply_sets(void);
 
 /* tasks.c */

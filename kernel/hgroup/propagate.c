@@ -1,23 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hgroups: the virtual signal.
+ * hgroups: bringing threads to their group's CPU and node sets.
  *
- * A restriction that lives in each task (its CPU affinity) is pushed to
- * every thread of a process group with task_work_add(TWA_SIGNAL): the
- * thread is woken like a signal would wake it and applies its group's
- * current restrictions to itself on its way back to user space.  Each
+ * A restriction that lives in each task (its CPU affinity, its allowed
+ * nodes) is pushed to every thread of a process group by the changer, in
+ * place, as a cpuset write updates the tasks of a cpuset: the threads are
+ * taken under tasklist_lock and updated after it is dropped, with
+ * cpuset_lock() held; a sleeping thread gets a mask store and no
+ * wake-up.  What the changer cannot do (no room for the list, an update
+ * that failed, a thread that forks or joins meanwhile) goes by the
+ * virtual signal: task_work_add(TWA_SIGNAL), so that the thread applies
+ * its group's current sets itself on its way back to user space.  Each
  * thread has one embedded callback; a pending bit keeps it from being
- * queued twice, and the callback always reads the newest state, so
- * changes in quick succession cost one application.
+ * queued twice, and the callback always reads the newest state.
  *
  * Races with fork and setpgid() are closed by generations: a change bumps
  * hgroup::push_gen and a thread records in task_struct::hgroup_gen what
  * it applied.  A new thread, or a process moving to another group, is
  * checked against its group's generation with tasklist_lock held for
- * writing, which excludes a concurrent change and its walk.
+ * writing, which excludes a concurrent change and the taking of its
+ * threads.
  */
 
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/nodemask.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/task_work.h>
 
 #include "hgroup.h"
@@ -51,6 +60,23 @@ struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t)
 				    thread_node) : NULL;
 }
 
+/* Have @p and @q the same CPU and node masks? */
+static bool hgroup_same_masks(struct task_struct *p, struct task_struct *q)
+{
+	/*
+	 * A change may be updating @q meanwhile: a torn read only queues
+	 * @p's callback for nothing (see hgroup_task_init()).
+	 */
+	if (!data_race(cpumask_equal(&p->cpus_mask, &q->cpus_mask)))
+		return false;
+#ifdef CONFIG_CPUSETS
+	/* The same for @q's nodes. */
+	if (!data_race(nodes_equal(p->mems_allowed, q->mems_allowed)))
+		return false;
+#endif
+	return true;
+}
+
 static void hgroup_work_fn(struct callback_head *head)
 {
 	clear_bit(HGROUP_TASK_WORK_QUEUED, &current->hgroup_flags);
@@ -70,18 +96,86 @@ static void hgroup_kick(struct task_struct *t)
 }
 
 /**
- * hgroup_push - make every thread of a group apply its restrictions
- * @hg: the group, whose hgroup::push_gen has just changed.
+ * hgroup_push_prepare - make room for the threads a change will update
+ * @c: a change of CPU or node set, checked under RCU, whose
+ *	hgroup_change::nr_threads counts the threads of the groups checked.
  *
- * Called with tasklist_lock held.
+ * Called before any lock is taken.  If there is no room, or not enough
+ * for the threads that joined meanwhile, those left out get the virtual
+ * signal instead: slower, not less sure.
  */
-void hgroup_push(struct hgroup *hg)
+void hgroup_push_prepare(struct hgroup_change *c)
 {
+	unsigned int max = c->nr_threads + c->nr_threads / 8 + 16;
+
+	c->pushed = kvmalloc(struct_size(c->pushed, tasks, max),
+			     GFP_KERNEL | __GFP_NOWARN);
+	if (c->pushed) {
+		c->pushed->nr = 0;
+		c->pushed->max = max;
+	}
+}
+
+/**
+ * hgroup_push - bring every thread of a group to its new sets
+ * @hg: the group, whose hgroup::push_gen has just changed.
+ * @c: the change, with the room made by hgroup_push_prepare().
+ *
+ * Called with tasklist_lock held, so that a thread that forks or joins
+ * later is checked against the new generation (hgroup_task_init(),
+ * hgroup_moved()).  The threads are taken for hgroup_push_finish(), which
+ * updates them in place once the lock is dropped, as a cpuset write
+ * updates the tasks of a cpuset: a sleeping thread is not woken.  Those
+ * beyond the room get the virtual signal.
+ */
+void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
+{
+	struct hgroup_pushed *pushed = c->pushed;
 	struct task_struct *t;
 
 	for (t = hgroup_next_task(hg, NULL); t;
-	     t = hgroup_next_task(hg, t))
-		hgroup_kick(t);
+	     t = hgroup_next_task(hg, t)) {
+		if (t->flags & PF_KTHREAD)
+			continue;
+		if (pushed && pushed->nr < pushed->max)
+			pushed->tasks[pushed->nr++] = get_task_struct(t);
+		else
+			hgroup_kick(t);
+	}
+}
+
+/**
+ * hgroup_push_finish - update in place the threads hgroup_push() took
+ * @c: the change.
+ *
+ * Called with cpuset_lock() held, which the virtual signal takes too, and
+ * tasklist_lock not held: each thread takes the sets of the group it is
+ * in now, which may no longer be the one changed.  One whose update fails
+ * (its CPUs went offline meanwhile, say) keeps its generation and gets
+ * the virtual signal.
+ */
+void hgroup_push_finish(struct hgroup_change *c)
+{
+	struct hgroup_pushed *pushed = c->pushed;
+	struct hgroup_masks m = { };
+	bool room;
+	unsigned int i;
+
+	if (!pushed)
+		return;
+	room = zalloc_cpumask_var(&m.cpus, GFP_KERNEL);
+	for (i = 0; i < pushed->nr; i++) {
+		struct task_struct *t = pushed->tasks[i];
+
+		if (!room || !hgroup_apply_sets_to(t, &m))
+			hgroup_kick(t);
+		put_task_struct(t);
+		cond_resched();
+	}
+	if (room)
+		free_cpumask_var(m.cpus);
+	kvfree(pushed);
+	c->pushed = NULL;
 }
 
 /**
@@ -98,7 +192,16 @@ void hgroup_task_init(struct task_struct *p, struct hgroup *hg)
 {
 	p->hgroup_flags = 0;
 	init_task_work(&p->hgroup_work, hgroup_work_fn);
-	if (p->hgroup_gen != hg->push_gen)
+	/*
+	 * @p copied its masks and generation from its creator while a
+	 * change may have updated the creator in place (masks first, then
+	 * the generation, see hgroup_apply_sets_to()): a copy that reads
+	 * the new generation and an old mask differs from the creator's
+	 * mask now.  Pairs with the release there.
+	 */
+	smp_rmb();
+	if (p->hgroup_gen != hg->push_gen ||
+	    (hg->push_gen && !hgroup_same_masks(p, current)))
 		hgroup_kick(p);
 	if (hg->freeze & HGROUP_FREEZE_ALL && !(p->flags & PF_KTHREAD)) {
 		p->jobctl |= JOBCTL_TRAP_HGROUP;
@@ -122,7 +225,8 @@ void hgroup_moved(struct task_struct *p, const struct hgroup *from,
 	struct task_struct *t;
 
 	for_each_thread(p, t) {
-		if (t->hgroup_gen != to->push_gen)
+		/* A change may be updating @t in place meanwhile. */
+		if (READ_ONCE(t->hgroup_gen) != to->push_gen)
 			hgroup_kick(t);
 		if (refreeze)
 			hgroup_freeze_task(t, freeze);

@@ -285,23 +285,33 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
  */
 static int hgroup_may_restrict(struct hgroup *hg, bool *unpriv)
 {
-	const struct cred *cred = current_cred(), *tcred;
+	const struct cred *cred = current_cred(), *tcred, *prev = NULL;
+	bool priv = false, signal = false;
 	struct task_struct *t;
 	int ret = 0;
 
 	*unpriv = false;
+	/* Privileged over every user namespace: over every member too. */
+	if (ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN))
+		return 0;
 	rcu_read_lock();
 	for (t = hgroup_next_task(hg, NULL); t && !ret;
 	     t = hgroup_next_task(hg, t)) {
 		tcred = __task_cred(t);
-		if (ns_capable_noaudit(tcred->user_ns, CAP_SYS_ADMIN))
+		/* The threads of a process mostly share their credentials. */
+		if (tcred != prev) {
+			prev = tcred;
+			priv = ns_capable_noaudit(tcred->user_ns,
+						  CAP_SYS_ADMIN);
+			signal = uid_eq(cred->euid, tcred->suid) ||
+				 uid_eq(cred->euid, tcred->uid) ||
+				 uid_eq(cred->uid, tcred->suid) ||
+				 uid_eq(cred->uid, tcred->uid);
+		}
+		if (priv)
 			continue;
 		*unpriv = true;
-		if ((!uid_eq(cred->euid, tcred->suid) &&
-		     !uid_eq(cred->euid, tcred->uid) &&
-		     !uid_eq(cred->uid, tcred->suid) &&
-		     !uid_eq(cred->uid, tcred->uid)) ||
-		    !task_no_new_privs(t))
+		if (!signal || !task_no_new_privs(t))
 			ret = -EPERM;
 	}
 	rcu_read_unlock();
@@ -335,6 +345,8 @@ static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 	hg->check_lift = hgroup_allows(hg, hg, c) ? 0 :
 			 hgroup_may_lift(hg, c, true);
 	hg->checked = c->id;
+	/* Written under tasklist_lock; an estimate is enough. */
+	c->nr_threads += data_race(hg->nr_threads);
 	return 0;
 }
 
@@ -571,8 +583,9 @@ static void hgroup_unlock_domain(struct hgroup_domain *d)
  * RCU only.  Then, with tasklist_lock held for reading, the group is looked
  * up again (it may have changed meanwhile), the groups not checked yet get
  * every check, all get the checks of their members, and the change is
- * made: whole, or not at all.  cpuset_lock() is taken for that step only,
- * so no cpuset change waits for the checks of values.
+ * made: whole, or not at all.  cpuset_lock() is taken for that step and
+ * for updating the threads of the groups changed in place (see
+ * hgroup_push()), so no cpuset change waits for the checks of values.
  *
  * Return: 0, a negative errno, or HGROUP_RETRY if the group named @pgid
  * is not in @c->domain (any more).
@@ -584,6 +597,7 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	int ret;
 
 	c->id = atomic64_inc_return(&hgroup_visit_seq);
+	c->nr_threads = 0;
 	rcu_read_lock();
 	hg = hgroup_find(pgid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
@@ -597,9 +611,14 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	if (ret)
 		return ret;
 
-	/* Keep tasks from changing cpusets while the sets are checked. */
-	if (c->ops->cpusets)
+	/*
+	 * Keep tasks from changing cpusets while the sets are checked, and
+	 * until the threads of the groups changed are updated.
+	 */
+	if (c->ops->cpusets) {
+		hgroup_push_prepare(c);
 		cpuset_lock();
+	}
 	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
@@ -612,8 +631,10 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 		ret = all ? hgroup_walk_domain(c, hgroup_apply_one) :
 			    hgroup_apply_one(hg, c);
 	read_unlock(&tasklist_lock);
-	if (c->ops->cpusets)
+	if (c->ops->cpusets) {
+		hgroup_push_finish(c);
 		cpuset_unlock();
+	}
 	return ret;
 }
 

@@ -17,8 +17,10 @@
  * when the two do not meet.
  */
 
+#include <linux/cgroup.h>
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
+#include <linux/mmu_context.h>
 #include <linux/nodemask.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -196,6 +198,34 @@ static bool hgroup_set_allows(unsigned int attr,
 	return true;
 }
 
+#ifdef CONFIG_CPUSETS
+static void hgroup_apply_mems(struct task_struct *t, nodemask_t *nodes)
+{
+	/* Every writer of another task's nodes holds cpuset_lock(). */
+	if (!nodes_equal(*nodes, t->mems_allowed))
+		cpuset_change_task_nodemask(t, nodes);
+}
+
+static void hgroup_compute_mems(struct task_struct *t, nodemask_t *nodes)
+{
+	*nodes = cpuset_mems_allowed(t);
+}
+
+static const void *hgroup_cpuset_of(struct task_struct *t)
+{
+	return task_css(t, cpuset_cgrp_id);
+}
+#else
+static inline void hgroup_apply_mems(struct task_struct *t,
+				     nodemask_t *nodes) { }
+static inline void hgroup_compute_mems(struct task_struct *t,
+				       nodemask_t *nodes) { }
+static inline const void *hgroup_cpuset_of(struct task_struct *t)
+{
+	return NULL;
+}
+#endif
+
 /**
  * hgroup_set_fits - does a set leave every thread of a group something?
  * @attr: HGROUP_ATTR_CPUS or HGROUP_ATTR_MEMS.
@@ -212,9 +242,11 @@ static bool hgroup_set_allows(unsigned int attr,
 static bool hgroup_set_fits(unsigned int attr,
 			    const struct hgroup_set *set, struct hgroup *hg)
 {
+	const void *cs, *prev = NULL;
 	const struct cpumask *cpus = NULL;
 	const nodemask_t *mems = NULL;
 	struct task_struct *t;
+	bool ret = true;
 
 	if (!set)
 		return true;
@@ -222,10 +254,20 @@ static bool hgroup_set_fits(unsigned int attr,
 		cpus = to_cpumask(set->bits);
 	else
 		mems = (const nodemask_t *)set->bits;
-	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t))
-		if (!(t->flags & PF_EXITING) && !cpuset_task_meets(t, cpus, mems))
-			return false;
-	return true;
+	rcu_read_lock();
+	for (t = hgroup_next_task(hg, NULL); t && ret;
+	     t = hgroup_next_task(hg, t)) {
+		if (t->flags & PF_EXITING)
+			continue;
+		/* The answer depends on the cpuset only. */
+		cs = hgroup_cpuset_of(t);
+		if (cs != prev) {
+			prev = cs;
+			ret = cpuset_task_meets(t, cpus, mems);
+		}
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /* Counter for hgroup::push_gen, shared by all domains. */
@@ -347,7 +389,7 @@ static void hgroup_sets_apply(struct hgroup *hg, const struct hgroup_change *c)
 	 * hgroup_apply_sets().
 	 */
 	smp_store_release(&hg->push_gen, atomic64_inc_return(&hgroup_gen_seq));
-	hgroup_push(hg);
+	hgroup_push(hg, c);
 }
 
 static int hgroup_sets_to_user(const struct hgroup_change *c, void *kattr)
@@ -394,50 +436,96 @@ const struct hgroup_restriction hgroup_mems_restriction = {
 	.to_user	= hgroup_sets_to_user,
 };
 
-#ifdef CONFIG_CPUSETS
-static void hgroup_apply_mems(void)
+/*
+ * Make @m's key the one of @t (see struct hgroup_masks), and *@gen the
+ * generation of @t's group's sets; return whether the key was that
+ * already.
+ */
+static bool hgroup_masks_key(struct task_struct *t, struct hgroup_masks *m,
+			     u64 *gen)
 {
-	nodemask_t nodes = cpuset_mems_allowed(current);
+	const struct hgroup_set *cpus = NULL, *mems = NULL;
+	const struct cpumask *possible;
+	const struct hgroup *hg;
+	const void *cs;
+	bool same;
 
-	cpuset_change_task_nodemask(current, &nodes);
+	*gen = 0;
+	rcu_read_lock();
+	hg = rcu_dereference(t->signal->hgroup);
+	if (hg) {
+		/* Pairs with the release in hgroup_sets_apply(). */
+		*gen = smp_load_acquire(&hg->push_gen);
+		cpus = rcu_dereference(hg->cpus);
+		mems = rcu_dereference(hg->mems);
+	}
+	cs = hgroup_cpuset_of(t);
+	possible = task_cpu_possible_mask(t);
+	rcu_read_unlock();
+	same = m->cpus_set == cpus && m->mems_set == mems && m->cs == cs &&
+	       m->possible == possible;
+	m->cpus_set = cpus;
+	m->mems_set = mems;
+	m->cs = cs;
+	m->possible = possible;
+	return same;
 }
-#else
-static inline void hgroup_apply_mems(void) { }
-#endif
+
+/**
+ * hgroup_apply_sets_to - a thread takes its group's sets
+ * @t: the thread, current or held with a reference.
+ * @m: the masks computed for the thread before, if any.
+ *
+ * cpuset_cpus_allowed() and cpuset_mems_allowed() answer which CPUs and
+ * nodes a task may use, for its cpuset and its process group together
+ * (see hgroup_cpus_allowed()), so the thread only takes their answer.  A
+ * thread's own narrower affinity is not kept: like a cpuset change, a
+ * change of the group's set resets it.  Called with cpuset_lock() held,
+ * so that no cpuset update, and no other application to @t, comes
+ * between computing and setting.
+ *
+ * Return: false if @t's CPUs could not be set; it keeps its generation.
+ */
+bool hgroup_apply_sets_to(struct task_struct *t, struct hgroup_masks *m)
+{
+	u64 gen;
+
+	if (t->flags & PF_EXITING)
+		return true;
+	if (!hgroup_masks_key(t, m, &gen) || !m->valid) {
+		cpuset_cpus_allowed(t, m->cpus);
+		hgroup_compute_mems(t, &m->mems);
+		/*
+		 * Moved to another group meanwhile, @t was sent the virtual
+		 * signal; these masks may be of either group: use them for
+		 * @t only.
+		 */
+		m->valid = hgroup_masks_key(t, m, &gen);
+	}
+	if (set_cpus_allowed_ptr(t, m->cpus))
+		return false;
+	hgroup_apply_mems(t, &m->mems);
+	/* After the masks, for a copy by fork; see hgroup_task_init(). */
+	smp_store_release(&t->hgroup_gen, gen);
+	return true;
+}
 
 /**
  * hgroup_apply_sets - the current thread takes its group's sets
  *
  * Called from the virtual signal, in process context on the way back to
- * user space.  cpuset_cpus_allowed() and cpuset_mems_allowed() answer
- * which CPUs and nodes a task may use, for its cpuset and its process
- * group together (see hgroup_cpus_allowed()), so the thread only applies
- * their answer.  A thread's own narrower affinity is not kept: like a
- * cpuset change, a change of the group's set resets it.
+ * user space.
  */
 void hgroup_apply_sets(void)
 {
-	const struct hgroup *hg;
-	cpumask_var_t mask;
-	u64 gen;
+	struct hgroup_masks m = { };
 
-	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&m.cpus, GFP_KERNEL))
 		return;
-	rcu_read_lock();
-	hg = rcu_dereference(current->signal->hgroup);
-	/* Pairs with the release in hgroup_sets_apply(). */
-	gen = hg ? smp_load_acquire(&hg->push_gen) : 0;
-	rcu_read_unlock();
-	if (hg) {
-		/* No cpuset update may come between computing and setting. */
-		cpuset_lock();
-		cpuset_cpus_allowed(current, mask);
-		set_cpus_allowed_ptr(current, mask);
-		hgroup_apply_mems();
-		cpuset_unlock();
-		current->hgroup_gen = gen;
-	}
-	free_cpumask_var(mask);
+	cpuset_lock();
+	hgroup_apply_sets_to(current, &m);
+	cpuset_unlock();
+	free_cpumask_var(m.cpus);
 }
 
 /**

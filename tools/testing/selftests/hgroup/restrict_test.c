@@ -26,6 +26,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -1051,6 +1052,86 @@ TEST_F_TIMEOUT(hg, cpus_reach_every_thread, 120)
 	EXPECT_TRUE(HG_POLL(all_affinity(shm, ntids, online), HG_SETTLE_MS)) {
 		log_affinity(_metadata, shm, ntids);
 	}
+}
+
+static int epoll_pipe[2];
+
+/* Wait in epoll_wait() for the pipe; count EINTRs and events. */
+static void *epoll_thread(void *arg)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0);
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, epoll_pipe[0], &ev))
+		_exit(2);
+	hg_register_tid(tshm);
+	for (;;) {
+		int n = epoll_wait(ep, &ev, 1, -1);
+
+		if (n < 0 && errno == EINTR)
+			__atomic_add_fetch(&tshm->ret[0], 1, __ATOMIC_SEQ_CST);
+		else if (n == 1)
+			break;
+	}
+	__atomic_add_fetch(&tshm->ret[1], 1, __ATOMIC_SEQ_CST);
+	park();
+	return NULL;
+}
+
+/*
+ * A change of CPU set updates sleeping threads in place, as a cpuset
+ * write does: when hgroup_set_attr() returns, every thread's affinity
+ * shows it already, and a thread asleep in epoll_wait(), which returns
+ * EINTR on a signal instead of restarting, is not interrupted.  The
+ * threads were asleep there all along: a write to the pipe ends each
+ * wait with its event.
+ */
+TEST_F_TIMEOUT(hg, cpus_change_leaves_sleepers_asleep, 120)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = hg_online_cpus();
+	int i, n = 4;
+	pid_t a;
+
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
+	ASSERT_EQ(0, pipe(epoll_pipe));
+	tshm = shm;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pthread_t t;
+
+		CHILD_CHECK(setsid() == getpid());
+		for (i = 0; i < n; i++)
+			CHILD_CHECK(!pthread_create(&t, NULL, epoll_thread,
+						    NULL));
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == n, HG_CHILD_MS));
+	for (i = 0; i < n; i++)
+		ASSERT_TRUE(HG_POLL(hg_proc_state(shm->pid[i]) == 'S',
+				    HG_CHILD_MS));
+	for (i = 0; i < 10; i++) {
+		ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+		EXPECT_TRUE(all_affinity(shm, n, CPU0)) {
+			log_affinity(_metadata, shm, n);
+		}
+		ASSERT_EQ(0, hg_set_cpus(a, hg_possible_cpus(), 0));
+		EXPECT_TRUE(all_affinity(shm, n, online)) {
+			log_affinity(_metadata, shm, n);
+		}
+	}
+	hg_sleep_ms(100);
+	EXPECT_EQ(0, shm->ret[0]);
+	EXPECT_EQ(0, shm->ret[1]);
+	ASSERT_EQ(1, write(epoll_pipe[1], "x", 1));
+	EXPECT_TRUE(HG_POLL(shm->ret[1] == n, HG_CHILD_MS));
+	EXPECT_EQ(0, shm->ret[0]);
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
+	close(epoll_pipe[0]);
+	close(epoll_pipe[1]);
 }
 
 /*
