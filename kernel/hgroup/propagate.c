@@ -23,6 +23,7 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/cpuset.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/sched/task.h>
@@ -108,6 +109,13 @@ void hgroup_push_prepare(struct hgroup_change *c)
 {
 	unsigned int max = c->nr_threads + c->nr_threads / 8 + 16;
 
+	/*
+	 * Without cpusets, cpuset_lock() is no lock, and nothing would keep
+	 * a thread's own application from overwriting a newer one.
+	 */
+	if (!IS_ENABLED(CONFIG_CPUSETS))
+		return;
+
 	c->pushed = kvmalloc(struct_size(c->pushed, tasks, max),
 			     GFP_KERNEL | __GFP_NOWARN);
 	if (c->pushed) {
@@ -137,6 +145,15 @@ void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
 	     t = hgroup_next_task(hg, t)) {
 		if (t->flags & PF_KTHREAD)
 			continue;
+		/*
+		 * A thread not yet woken takes its creator's masks again in
+		 * cgroup_post_fork() (cpuset_fork()), and io_uring's threads
+		 * set their own affinity when they start: those apply the
+		 * sets themselves too, on their way to user space or in
+		 * their loop.
+		 */
+		if (READ_ONCE(t->__state) & TASK_NEW || t->flags & PF_IO_WORKER)
+			hgroup_kick(t);
 		if (pushed && pushed->nr < pushed->max)
 			pushed->tasks[pushed->nr++] = get_task_struct(t);
 		else
@@ -144,15 +161,19 @@ void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
 	}
 }
 
+/* Threads updated in place per hold of cpuset_lock(). */
+#define HGROUP_PUSH_BATCH	64
+
 /**
  * hgroup_push_finish - update in place the threads hgroup_push() took
  * @c: the change.
  *
- * Called with cpuset_lock() held, which the virtual signal takes too, and
- * tasklist_lock not held: each thread takes the sets of the group it is
- * in now, which may no longer be the one changed.  One whose update fails
- * (its CPUs went offline meanwhile, say) keeps its generation and gets
- * the virtual signal.
+ * Called after the change, with no lock held.  The threads are updated
+ * under cpuset_lock(), which the virtual signal takes too, dropped and
+ * taken again between batches of threads.  Each thread takes the sets of
+ * the group it is in now, which may no longer be the one changed.  One whose update
+ * fails (its CPUs went offline meanwhile, say) keeps its generation and
+ * gets the virtual signal.
  */
 void hgroup_push_finish(struct hgroup_change *c)
 {
@@ -164,14 +185,28 @@ void hgroup_push_finish(struct hgroup_change *c)
 	if (!pushed)
 		return;
 	room = zalloc_cpumask_var(&m.cpus, GFP_KERNEL);
+	cpuset_lock();
 	for (i = 0; i < pushed->nr; i++) {
 		struct task_struct *t = pushed->tasks[i];
 
 		if (!room || !hgroup_apply_sets_to(t, &m))
 			hgroup_kick(t);
 		put_task_struct(t);
-		cond_resched();
+		/*
+		 * Let cpuset writes and the virtual signal in now and then:
+		 * a user's group of many threads holds cpuset_lock() for a
+		 * batch, not for all of them.  Each thread takes the sets in
+		 * force when it is updated, so nothing is lost; only the
+		 * masks computed before are not reused.
+		 */
+		if (i % HGROUP_PUSH_BATCH == HGROUP_PUSH_BATCH - 1) {
+			cpuset_unlock();
+			cond_resched();
+			cpuset_lock();
+			m.valid = false;
+		}
 	}
+	cpuset_unlock();
 	if (room)
 		free_cpumask_var(m.cpus);
 	kvfree(pushed);
@@ -223,6 +258,13 @@ void hgroup_moved(struct task_struct *p, const struct hgroup *from,
 	bool freeze = to->freeze & HGROUP_FREEZE_ALL;
 	bool refreeze = (from->freeze ^ to->freeze) & HGROUP_FREEZE_ALL;
 	struct task_struct *t;
+
+	/*
+	 * The group switched before the generations are read, against an
+	 * update in place that stores a generation and then looks at the
+	 * group (see hgroup_apply_sets_to()): one of the two sees the other.
+	 */
+	smp_mb();
 
 	for_each_thread(p, t) {
 		/* A change may be updating @t in place meanwhile. */

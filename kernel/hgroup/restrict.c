@@ -583,9 +583,10 @@ static void hgroup_unlock_domain(struct hgroup_domain *d)
  * RCU only.  Then, with tasklist_lock held for reading, the group is looked
  * up again (it may have changed meanwhile), the groups not checked yet get
  * every check, all get the checks of their members, and the change is
- * made: whole, or not at all.  cpuset_lock() is taken for that step and
- * for updating the threads of the groups changed in place (see
- * hgroup_push()), so no cpuset change waits for the checks of values.
+ * made: whole, or not at all.  cpuset_lock() is taken for that step
+ * only, so no cpuset change waits for the checks of values.  The threads
+ * of the groups changed are updated in place afterwards, see
+ * hgroup_push().
  *
  * Return: 0, a negative errno, or HGROUP_RETRY if the group named @pgid
  * is not in @c->domain (any more).
@@ -611,10 +612,7 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	if (ret)
 		return ret;
 
-	/*
-	 * Keep tasks from changing cpusets while the sets are checked, and
-	 * until the threads of the groups changed are updated.
-	 */
+	/* Keep tasks from changing cpusets while the sets are checked. */
 	if (c->ops->cpusets) {
 		hgroup_push_prepare(c);
 		cpuset_lock();
@@ -631,10 +629,11 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 		ret = all ? hgroup_walk_domain(c, hgroup_apply_one) :
 			    hgroup_apply_one(hg, c);
 	read_unlock(&tasklist_lock);
-	if (c->ops->cpusets) {
-		hgroup_push_finish(c);
+	if (c->ops->cpusets)
 		cpuset_unlock();
-	}
+	/* Nothing changed, no thread to update. */
+	if (ret)
+		hgroup_push_finish(c);
 	return ret;
 }
 
@@ -671,6 +670,11 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		ret = hgroup_change(pgid, &c);
 		hgroup_unlock_domain(c.domain);
 	} while (ret == HGROUP_RETRY);
+	/*
+	 * The threads of the groups changed, updated in place without the
+	 * domain's mutex: each takes the sets in force when it is updated.
+	 */
+	hgroup_push_finish(&c);
 	hgroup_change_put(&c);
 	return ret;
 }

@@ -201,7 +201,10 @@ static bool hgroup_set_allows(unsigned int attr,
 #ifdef CONFIG_CPUSETS
 static void hgroup_apply_mems(struct task_struct *t, nodemask_t *nodes)
 {
-	/* Every writer of another task's nodes holds cpuset_lock(). */
+	/*
+	 * Read racily: cpuset_fork() writes a new task's nodes without
+	 * cpuset_lock(), but such a task gets the virtual signal.
+	 */
 	if (!nodes_equal(*nodes, t->mems_allowed))
 		cpuset_change_task_nodemask(t, nodes);
 }
@@ -436,6 +439,20 @@ const struct hgroup_restriction hgroup_mems_restriction = {
 	.to_user	= hgroup_sets_to_user,
 };
 
+/* The generation of the sets of @t's group, 0 if it has none. */
+static u64 hgroup_task_gen(struct task_struct *t)
+{
+	const struct hgroup *hg;
+	u64 gen;
+
+	rcu_read_lock();
+	hg = rcu_dereference(t->signal->hgroup);
+	/* Pairs with the release in hgroup_sets_apply(). */
+	gen = hg ? smp_load_acquire(&hg->push_gen) : 0;
+	rcu_read_unlock();
+	return gen;
+}
+
 /*
  * Make @m's key the one of @t (see struct hgroup_masks), and *@gen the
  * generation of @t's group's sets; return whether the key was that
@@ -507,7 +524,14 @@ bool hgroup_apply_sets_to(struct task_struct *t, struct hgroup_masks *m)
 	hgroup_apply_mems(t, &m->mems);
 	/* After the masks, for a copy by fork; see hgroup_task_init(). */
 	smp_store_release(&t->hgroup_gen, gen);
-	return true;
+	/*
+	 * Moved meanwhile into a group whose generation is the one @t had
+	 * (made from the same group), it was not sent the virtual signal,
+	 * and these masks may be of the group it left.  Pairs with the
+	 * barrier in hgroup_moved().
+	 */
+	smp_mb();
+	return hgroup_task_gen(t) == gen;
 }
 
 /**

@@ -1184,6 +1184,90 @@ TEST_F_TIMEOUT(hg, cpuset_update_keeps_group_sets, 120)
 	cg_cleanup();
 }
 
+/* Fork children that stay, until step 2 or the slots are full. */
+static void *forker_thread(void *arg)
+{
+	struct hg_shm *shm = arg;
+
+	while (shm->step < 2 && shm->slot < HG_SLOTS - 8) {
+		pid_t c = fork();
+
+		if (c == 0) {
+			hg_register_tid(shm);
+			park();
+		}
+		if (c < 0)
+			_exit(3);
+		usleep(200);
+	}
+	park();
+	return NULL;
+}
+
+/*
+ * A process in a cpuset (not the root one: cpuset_fork() then copies the
+ * creator's masks into the child after it is in its process group) forks
+ * from two threads while its group's CPU set goes back and forth between
+ * CPU 0 and both CPUs.  After the last change (CPU 0), every child, and
+ * every child forked later, runs on CPU 0 only: none kept the masks of a
+ * creator that had not been updated yet.
+ */
+TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long all = hg_possible_cpus();
+	int i, n, changes, wrong = 0;
+	char self_pid[32];
+	pid_t f;
+
+	if (cg_setup(_metadata))
+		return;
+	shm->step = 0;
+	f = fork();
+	ASSERT_LE(0, f);
+	if (f == 0) {
+		pthread_t t;
+
+		snprintf(self_pid, sizeof(self_pid), "%d", getpid());
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(cg_write(CGDIR "/a", "cgroup.procs",
+				     self_pid) == 0);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		for (i = 0; i < 2; i++)
+			CHILD_CHECK(!pthread_create(&t, NULL, forker_thread,
+						    shm));
+		park();
+	}
+	hg_set_step(shm, 1);
+	for (changes = 0; changes < 400 && shm->slot < HG_SLOTS - 16;
+	     changes++) {
+		ASSERT_EQ(0, hg_set_cpus(f, changes % 2 ? all : CPU0, 0));
+		usleep(300);
+	}
+	ASSERT_EQ(0, hg_set_cpus(f, CPU0, 0));
+	hg_sleep_ms(50);
+	hg_set_step(shm, 2);
+	hg_sleep_ms(HG_QUIET_MS);
+	n = shm->slot < HG_SLOTS ? shm->slot : HG_SLOTS;
+	ASSERT_LT(10, n);
+	for (i = 0; i < n; i++) {
+		unsigned long a;
+
+		if (!shm->pid[i])
+			continue;
+		a = hg_affinity(shm->pid[i]);
+		if (a != CPU0 && wrong++ < 5)
+			TH_LOG("child %d: affinity %#lx", shm->pid[i], a);
+	}
+	TH_LOG("%d children, %d changes", n, changes);
+	EXPECT_EQ(0, wrong);
+	EXPECT_EQ(CPU0, hg_affinity(f));
+	kill(-f, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(f, HG_CHILD_MS));
+	hg_sleep_ms(HG_QUIET_MS);
+	cg_cleanup();
+}
+
 /*
  * Two groups of one domain with different node sets (every node, and
  * node 1), then one domain-scope CPU change: a process moving from the
