@@ -28,6 +28,7 @@
  * the cpuset controller, io_uring, a RAM disk and ext2).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/io_uring.h>
 #include <linux/mempolicy.h>
@@ -1223,6 +1224,7 @@ TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
 	if (cg_setup(_metadata))
 		return;
 	shm->step = 0;
+	shm->ready = 0;
 	f = fork();
 	ASSERT_LE(0, f);
 	if (f == 0) {
@@ -1232,16 +1234,19 @@ TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
 		CHILD_CHECK(setsid() == getpid());
 		CHILD_CHECK(cg_write(CGDIR "/a", "cgroup.procs",
 				     self_pid) == 0);
+		hg_ready(shm);
 		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
 		for (i = 0; i < 2; i++)
 			CHILD_CHECK(!pthread_create(&t, NULL, forker_thread,
 						    shm));
 		park();
 	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
 	hg_set_step(shm, 1);
 	for (changes = 0; changes < 400 && shm->slot < HG_SLOTS - 16;
 	     changes++) {
-		ASSERT_EQ(0, hg_set_cpus(f, changes % 2 ? all : CPU0, 0));
+		ASSERT_EQ(0, hg_set_cpus(f, changes % 2 ? all : CPU0, 0))
+			TH_LOG("change %d: %s", changes, strerror(errno));
 		usleep(300);
 	}
 	ASSERT_EQ(0, hg_set_cpus(f, CPU0, 0));
@@ -1460,6 +1465,84 @@ TEST_F_TIMEOUT(hg, io_uring_sqpoll_cpu_outside_set, 90)
 		p.sq_thread_cpu = 0;
 		fd = syscall(__NR_io_uring_setup, 1, &p);
 		CHILD_CHECK(fd >= 0);
+		close(fd);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/* The tid of the calling process's SQPOLL thread, 0 if there is none. */
+static pid_t sqpoll_tid(void)
+{
+	char path[300], comm[32];
+	struct dirent *e;
+	pid_t tid = 0;
+	DIR *d;
+
+	d = opendir("/proc/self/task");
+	if (!d)
+		return 0;
+	while (!tid && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, "iou-sqp-", 8))
+			tid = atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return tid;
+}
+
+/*
+ * An SQPOLL thread not bound to a CPU runs where its creator's group
+ * allows, not on every online CPU (it used to set that affinity for
+ * itself when it started, outside the set and the cpuset alike).
+ */
+TEST_F_TIMEOUT(hg, io_uring_sqpoll_thread_stays_in_set, 90)
+{
+	struct hg_shm *shm = self->shm;
+	struct io_uring_params p = { 0 };
+	int fd;
+	pid_t a;
+
+	if ((hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	if (access("/proc/sys/kernel/io_uring_disabled", F_OK))
+		SKIP(return, "no io_uring (CONFIG_IO_URING)");
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pid_t tid = 0;
+
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(hg_become(1000) == 0);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(hg_affinity(0) == CPU0, HG_SETTLE_MS));
+		memset(&p, 0, sizeof(p));
+		p.flags = IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 10;
+		fd = syscall(__NR_io_uring_setup, 1, &p);
+		CHILD_CHECK(fd >= 0);
+		CHILD_CHECK(HG_POLL((tid = sqpoll_tid()) > 0, HG_CHILD_MS));
+		/* Long enough for it to have set its affinity. */
+		hg_sleep_ms(HG_QUIET_MS);
+		if (hg_affinity(tid) != CPU0)
+			fprintf(stderr, "# sqpoll %d: affinity %#lx\n", tid,
+				hg_affinity(tid));
+		CHILD_CHECK(hg_affinity(tid) == CPU0);
 		close(fd);
 		_exit(0);
 	}
