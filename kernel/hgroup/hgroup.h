@@ -154,7 +154,7 @@ struct hgroup {
 	bool bind_nnp;
 	bool check_admin;
 	int check_lift;
-	u64 push_gen;
+	atomic64_t push_gen;
 	u64 visit;
 	u64 checked;
 	struct rcu_head rcu;

@@ -146,13 +146,15 @@ void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
 		if (t->flags & PF_KTHREAD)
 			continue;
 		/*
-		 * A thread not yet woken takes its creator's masks again in
-		 * cgroup_post_fork() (cpuset_fork()), and io_uring's threads
-		 * set their own affinity when they start: those apply the
-		 * sets themselves too, on their way to user space or in
-		 * their loop.
+		 * A thread not yet woken may take its creator's masks again
+		 * in cgroup_post_fork() (cpuset_fork()), after its update:
+		 * it applies the sets itself too, on its way to user space
+		 * (an io_uring thread, before its first request).  io_uring's
+		 * threads set their own affinity when they start, and read
+		 * the allowed CPUs again after (io_thread_set_affinity()):
+		 * they are not interrupted in a request.
 		 */
-		if (READ_ONCE(t->__state) & TASK_NEW || t->flags & PF_IO_WORKER)
+		if (READ_ONCE(t->__state) & TASK_NEW)
 			hgroup_kick(t);
 		if (pushed && pushed->nr < pushed->max)
 			pushed->tasks[pushed->nr++] = get_task_struct(t);
@@ -225,6 +227,8 @@ void hgroup_push_finish(struct hgroup_change *c)
  */
 void hgroup_task_init(struct task_struct *p, struct hgroup *hg)
 {
+	s64 gen;
+
 	p->hgroup_flags = 0;
 	init_task_work(&p->hgroup_work, hgroup_work_fn);
 	/*
@@ -235,8 +239,9 @@ void hgroup_task_init(struct task_struct *p, struct hgroup *hg)
 	 * mask now.  Pairs with the release there.
 	 */
 	smp_rmb();
-	if (p->hgroup_gen != hg->push_gen ||
-	    (hg->push_gen && !hgroup_same_masks(p, current)))
+	gen = atomic64_read(&hg->push_gen);
+	if (atomic64_read(&p->hgroup_gen) != gen ||
+	    (gen && !hgroup_same_masks(p, current)))
 		hgroup_kick(p);
 	if (hg->freeze & HGROUP_FREEZE_ALL && !(p->flags & PF_KTHREAD)) {
 		p->jobctl |= JOBCTL_TRAP_HGROUP;
@@ -268,7 +273,8 @@ void hgroup_moved(struct task_struct *p, const struct hgroup *from,
 
 	for_each_thread(p, t) {
 		/* A change may be updating @t in place meanwhile. */
-		if (READ_ONCE(t->hgroup_gen) != to->push_gen)
+		if (atomic64_read(&t->hgroup_gen) !=
+		    atomic64_read(&to->push_gen))
 			hgroup_kick(t);
 		if (refreeze)
 			hgroup_freeze_task(t, freeze);

@@ -311,14 +311,14 @@ static void hgroup_cpus_copy(struct hgroup *hg, const struct hgroup *from)
 	RCU_INIT_POINTER(hg->cpus,
 			 hgroup_set_get(hgroup_deref(from->cpus, from)));
 	/* Both sets as @from has them: no push when moving between them. */
-	hg->push_gen = from->push_gen;
+	atomic64_set(&hg->push_gen, atomic64_read(&from->push_gen));
 }
 
 static void hgroup_mems_copy(struct hgroup *hg, const struct hgroup *from)
 {
 	RCU_INIT_POINTER(hg->mems,
 			 hgroup_set_get(hgroup_deref(from->mems, from)));
-	hg->push_gen = from->push_gen;
+	atomic64_set(&hg->push_gen, atomic64_read(&from->push_gen));
 }
 
 static void hgroup_cpus_release(struct hgroup *hg)
@@ -391,7 +391,8 @@ static void hgroup_sets_apply(struct hgroup *hg, const struct hgroup_change *c)
 	 * them needs no push.  Pairs with the acquire in
 	 * hgroup_apply_sets().
 	 */
-	smp_store_release(&hg->push_gen, atomic64_inc_return(&hgroup_gen_seq));
+	atomic64_set_release(&hg->push_gen,
+			     atomic64_inc_return(&hgroup_gen_seq));
 	hgroup_push(hg, c);
 }
 
@@ -448,7 +449,7 @@ static u64 hgroup_task_gen(struct task_struct *t)
 	rcu_read_lock();
 	hg = rcu_dereference(t->signal->hgroup);
 	/* Pairs with the release in hgroup_sets_apply(). */
-	gen = hg ? smp_load_acquire(&hg->push_gen) : 0;
+	gen = hg ? atomic64_read_acquire(&hg->push_gen) : 0;
 	rcu_read_unlock();
 	return gen;
 }
@@ -472,7 +473,7 @@ static bool hgroup_masks_key(struct task_struct *t, struct hgroup_masks *m,
 	hg = rcu_dereference(t->signal->hgroup);
 	if (hg) {
 		/* Pairs with the release in hgroup_sets_apply(). */
-		*gen = smp_load_acquire(&hg->push_gen);
+		*gen = atomic64_read_acquire(&hg->push_gen);
 		cpus = rcu_dereference(hg->cpus);
 		mems = rcu_dereference(hg->mems);
 	}
@@ -523,7 +524,7 @@ bool hgroup_apply_sets_to(struct task_struct *t, struct hgroup_masks *m)
 		return false;
 	hgroup_apply_mems(t, &m->mems);
 	/* After the masks, for a copy by fork; see hgroup_task_init(). */
-	smp_store_release(&t->hgroup_gen, gen);
+	atomic64_set_release(&t->hgroup_gen, gen);
 	/*
 	 * Moved meanwhile into a group whose generation is the one @t had
 	 * (made from the same group), it was not sent the virtual signal,

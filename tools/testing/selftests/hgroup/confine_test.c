@@ -21,7 +21,9 @@
  *    disjoint, the cpuset's mask is in force, never wider;
  *  - move_pages() to a node outside the group's set fails with EACCES,
  *    as for a cpuset;
- *  - io_uring's SQPOLL thread cannot be bound to a CPU outside the set;
+ *  - io_uring's SQPOLL thread cannot be bound to a CPU outside the set,
+ *    and neither it nor an io-wq worker started after the set was
+ *    narrowed runs outside it;
  *  - a block device denied by the device list cannot be mounted.
  *
  * Tests skip where the guest lacks what they need (two CPUs, two nodes,
@@ -1474,8 +1476,11 @@ TEST_F_TIMEOUT(hg, io_uring_sqpoll_cpu_outside_set, 90)
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
 }
 
-/* The tid of the calling process's SQPOLL thread, 0 if there is none. */
-static pid_t sqpoll_tid(void)
+/*
+ * The tid of a thread of the calling process whose name starts with
+ * @prefix ("iou-sqp-", "iou-wrk-") and that is not @other, 0 if none.
+ */
+static pid_t io_thread_tid(const char *prefix, pid_t other)
 {
 	char path[300], comm[32];
 	struct dirent *e;
@@ -1488,7 +1493,7 @@ static pid_t sqpoll_tid(void)
 	while (!tid && (e = readdir(d))) {
 		FILE *f;
 
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || atoi(e->d_name) == other)
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
 			 e->d_name);
@@ -1496,7 +1501,7 @@ static pid_t sqpoll_tid(void)
 		if (!f)
 			continue;
 		if (fgets(comm, sizeof(comm), f) &&
-		    !strncmp(comm, "iou-sqp-", 8))
+		    !strncmp(comm, prefix, strlen(prefix)))
 			tid = atoi(e->d_name);
 		fclose(f);
 	}
@@ -1536,7 +1541,8 @@ TEST_F_TIMEOUT(hg, io_uring_sqpoll_thread_stays_in_set, 90)
 		p.sq_thread_idle = 10;
 		fd = syscall(__NR_io_uring_setup, 1, &p);
 		CHILD_CHECK(fd >= 0);
-		CHILD_CHECK(HG_POLL((tid = sqpoll_tid()) > 0, HG_CHILD_MS));
+		CHILD_CHECK(HG_POLL((tid = io_thread_tid("iou-sqp-", 0)) > 0,
+				    HG_CHILD_MS));
 		/* Long enough for it to have set its affinity. */
 		hg_sleep_ms(HG_QUIET_MS);
 		if (hg_affinity(tid) != CPU0)
@@ -1550,6 +1556,145 @@ TEST_F_TIMEOUT(hg, io_uring_sqpoll_thread_stays_in_set, 90)
 	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
 	hg_set_step(shm, 1);
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/* A ring of four entries, mapped once (IORING_FEAT_SINGLE_MMAP). */
+struct ring {
+	int fd;
+	unsigned int *sq_tail, *sq_mask, *sq_array;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static int ring_setup(struct ring *r)
+{
+	struct io_uring_params p = { 0 };
+	size_t size, cq_size;
+	char *m;
+
+	r->fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (r->fd < 0 || !(p.features & IORING_FEAT_SINGLE_MMAP))
+		return -1;
+	size = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	cq_size = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (cq_size > size)
+		size = cq_size;
+	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		 r->fd, IORING_OFF_SQ_RING);
+	r->sqes = mmap(NULL, p.sq_entries * sizeof(*r->sqes),
+		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		       r->fd, IORING_OFF_SQES);
+	if (m == MAP_FAILED || r->sqes == MAP_FAILED)
+		return -1;
+	r->sq_tail = (unsigned int *)(m + p.sq_off.tail);
+	r->sq_mask = (unsigned int *)(m + p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)(m + p.sq_off.array);
+	r->cq_head = (unsigned int *)(m + p.cq_off.head);
+	r->cq_tail = (unsigned int *)(m + p.cq_off.tail);
+	r->cq_mask = (unsigned int *)(m + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(m + p.cq_off.cqes);
+	return 0;
+}
+
+/* Submit an openat() of @path that goes to an io-wq worker. */
+static int ring_openat_async(struct ring *r, const char *path, int flags)
+{
+	unsigned int tail = *r->sq_tail, i = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = &r->sqes[i];
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_OPENAT;
+	sqe->flags = IOSQE_ASYNC;
+	sqe->fd = AT_FDCWD;
+	sqe->addr = (unsigned long)path;
+	sqe->open_flags = flags;
+	r->sq_array[i] = i;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	return syscall(__NR_io_uring_enter, r->fd, 1, 0, 0, NULL, 0);
+}
+
+/* Take the completions there are, their results into @res (up to @max). */
+static int ring_reap(struct ring *r, int *res, int max)
+{
+	unsigned int head = *r->cq_head;
+	unsigned int tail = __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
+	int n = 0;
+
+	for (; head != tail; head++)
+		if (n < max)
+			res[n++] = r->cqes[head & *r->cq_mask].res;
+	__atomic_store_n(r->cq_head, head, __ATOMIC_RELEASE);
+	return n;
+}
+
+/*
+ * An io-wq worker started after the group's CPU set was narrowed runs
+ * within it (the io-wq gave every new worker the mask it read when the
+ * ring was set up), and a worker blocked in a request when the set
+ * changes is updated where it sleeps: its request is not interrupted
+ * (it used to complete with EINTR).  The requests are openat()s of a
+ * FIFO, which block in the worker until a writer comes.
+ */
+TEST_F_TIMEOUT(hg, io_uring_new_worker_stays_in_set, 90)
+{
+	struct hg_shm *shm = self->shm;
+	char fifo[64];
+	pid_t a;
+
+	if ((hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	if (access("/proc/sys/kernel/io_uring_disabled", F_OK))
+		SKIP(return, "no io_uring (CONFIG_IO_URING)");
+	snprintf(fifo, sizeof(fifo), "/tmp/hgconfine-fifo-%d", getpid());
+	unlink(fifo);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	ASSERT_EQ(0, chown(fifo, 1000, 1000));
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		pid_t w1 = 0, w2 = 0;
+		struct ring r;
+		int res[4], n = 0, wfd;
+
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(hg_become(1000) == 0);
+		CHILD_CHECK(ring_setup(&r) == 0);
+		CHILD_CHECK(ring_openat_async(&r, fifo, O_RDONLY) == 1);
+		CHILD_CHECK(HG_POLL((w1 = io_thread_tid("iou-wrk-", 0)) > 0,
+				    HG_CHILD_MS));
+		CHILD_CHECK(hg_affinity(w1) == hg_affinity(0));
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(hg_affinity(0) == CPU0, HG_SETTLE_MS));
+		CHILD_CHECK(HG_POLL(hg_affinity(w1) == CPU0, HG_SETTLE_MS));
+		hg_sleep_ms(HG_QUIET_MS);
+		n = ring_reap(&r, res, 4);
+		if (n)
+			fprintf(stderr, "# openat completed early: %d\n", res[0]);
+		CHILD_CHECK(n == 0);
+		/* w1 is busy: the second request starts a worker. */
+		CHILD_CHECK(ring_openat_async(&r, fifo, O_RDONLY) == 1);
+		CHILD_CHECK(HG_POLL((w2 = io_thread_tid("iou-wrk-", w1)) > 0,
+				    HG_CHILD_MS));
+		if (!HG_POLL(hg_affinity(w2) == CPU0, HG_QUIET_MS))
+			fprintf(stderr, "# new worker %d: affinity %#lx\n", w2,
+				hg_affinity(w2));
+		CHILD_CHECK(hg_affinity(w2) == CPU0);
+		/* A writer lets both opens finish, with a file each. */
+		wfd = open(fifo, O_WRONLY | O_NONBLOCK);
+		CHILD_CHECK(wfd >= 0);
+		CHILD_CHECK(HG_POLL((n += ring_reap(&r, res + n, 4 - n)) == 2,
+				    HG_CHILD_MS));
+		CHILD_CHECK(res[0] >= 0 && res[1] >= 0);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	unlink(fifo);
 }
 
 /* ---------------------------------------------------------------------- */
