@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build one flavour of the kernel out of tree.
-#   mk/kernel.sh FLAVOUR     (hgroup | debug | kcsan | baseline | regress |
-#                            regress-base)
+#   mk/kernel.sh FLAVOUR     (hgroup | debug | kcsan | baseline)
 # The .config is tinyconfig plus the flavour's fragments; it is regenerated
 # only when a fragment changes, so repeated builds stay incremental.
+# hgroup and baseline also carry what the upstream selftests of make
+# test-regress need (regress.config), so that make test-regress reuses
+# them instead of building two more kernels, and make bench compares two
+# kernels that differ only in CONFIG_HGROUP.
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 B=$repo/build
@@ -15,12 +18,10 @@ jobs=${JOBS:-2}
 
 frags="$repo/mk/config/base.config $repo/tools/testing/selftests/hgroup/config"
 case $flavour in
-hgroup) ;;
+hgroup) frags="$frags $repo/mk/config/regress.config" ;;
 debug) frags="$frags $repo/mk/config/debug.config" ;;
 kcsan) frags="$frags $repo/mk/config/kcsan.config" ;;
-baseline) frags="$frags $repo/mk/config/baseline.config" ;;
-regress) frags="$frags $repo/mk/config/regress.config" ;;
-regress-base) frags="$frags $repo/mk/config/regress.config $repo/mk/config/baseline.config" ;;
+baseline) frags="$frags $repo/mk/config/regress.config $repo/mk/config/baseline.config" ;;
 *) echo "kernel.sh: unknown flavour $flavour" >&2; exit 2 ;;
 esac
 

@@ -13,7 +13,8 @@ tree=$B/linux
 suites="pidfd pid_namespace clone3 cgroup"
 cgroup_progs="test_core test_freezer test_pids test_kill"
 
-for k in regress regress-base; do
+# The hgroup and baseline kernels carry regress.config (see kernel.sh).
+for k in hgroup baseline; do
 	"$repo/mk/kernel.sh" $k
 done
 
@@ -28,7 +29,7 @@ for s in $suites; do
 	[ $s = cgroup ] && progs=$cgroup_progs
 	# Headers of the hgroup kernel; the upstream UAPI is the same.
 	make -s -C "$tree/tools/testing/selftests/$s" OUTPUT="$out" \
-		KHDR_INCLUDES="-isystem $B/obj-regress/usr/include" \
+		KHDR_INCLUDES="-isystem $B/obj-hgroup/usr/include" \
 		LDFLAGS=-static $(for p in $progs; do echo "$out/$p"; done) ||
 		echo "regress: some of $s did not build; running what did"
 	mkdir -p "$stage/hg/regress/$s"
@@ -48,8 +49,11 @@ echo "  REGRESS $(wc -l < "$stage/hg/regress/list") programs: $(tr '\n' ' ' < "$
 
 reps=${REGRESS_REPS:-3}
 for k in regress-base regress; do
+	flavour=hgroup
+	[ $k = regress-base ] && flavour=baseline
 	HG_EXTRA_ROOT=$stage GUEST_TIMEOUT=2400 GUEST_APPEND="hgregress_reps=$reps" \
-		"$repo/mk/guest.sh" $k regress > "$B/regress-$k.txt" 2>&1 || true
+		GUEST_OUT=$B/guest-$k "$repo/mk/guest.sh" $flavour regress \
+		> "$B/regress-$k.txt" 2>&1 || true
 	echo "  run on $k: $(tail -1 "$B/regress-$k.txt")"
 done
 
