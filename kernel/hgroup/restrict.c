@@ -467,7 +467,7 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 
 /*
  * The group named @pgid in the caller's PID namespace, 0 for the caller's;
- * tasklist_lock or RCU held.
+ * tasklist_lock held, or RCU: see hgroup_find_rcu().
  */
 static struct hgroup *hgroup_find(pid_t pgid)
 {
@@ -496,6 +496,24 @@ static struct hgroup *hgroup_find(pid_t pgid)
 			return hg;
 	}
 	return NULL;
+}
+
+/*
+ * hgroup_find() under RCU: a walk that reached a process as it moved to
+ * another group by setpgid() went on in that group's list, and may have
+ * missed every member of this one.  Only a miss asks again, with the lists
+ * held still; the group found stays valid until rcu_read_unlock().
+ */
+static struct hgroup *hgroup_find_rcu(pid_t pgid)
+{
+	struct hgroup *hg = hgroup_find(pgid);
+
+	if (!hg && pgid > 0) {
+		read_lock(&tasklist_lock);
+		hg = hgroup_find(pgid);
+		read_unlock(&tasklist_lock);
+	}
+	return hg;
 }
 
 /*
@@ -555,7 +573,7 @@ static struct hgroup_domain *hgroup_lock_domain(pid_t pgid)
 	int ret;
 
 	rcu_read_lock();
-	hg = hgroup_find(pgid);
+	hg = hgroup_find_rcu(pgid);
 	/* Held: @hg drops its reference only after a grace period. */
 	if (hg)
 		d = hgroup_domain_get(hg->domain);
@@ -600,7 +618,7 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	c->id = atomic64_inc_return(&hgroup_visit_seq);
 	c->nr_threads = 0;
 	rcu_read_lock();
-	hg = hgroup_find(pgid);
+	hg = hgroup_find_rcu(pgid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
 	if (!ret) {
 		hg = hgroup_target(hg, c);

@@ -1463,7 +1463,9 @@ TEST_F_TIMEOUT(hg, cpus_scope_domain_race, 180)
 		/* Running (step even): both churn. */
 		hg_set_step(shm, 2 * round);
 		ASSERT_TRUE(hg_ctrs_move(shm, 0, 2, HG_CHILD_MS));
-		ASSERT_EQ(0, hg_set_cpus(x, want, HGROUP_SCOPE_DOMAIN));
+		ASSERT_EQ(0, hg_set_cpus(x, want, HGROUP_SCOPE_DOMAIN)) {
+			TH_LOG("round %d: %s", round, strerror(errno));
+		}
 		/* Let them make groups from the changed ones for a while. */
 		hg_sleep_ms(200);
 		hg_set_step(shm, 2 * round + 1);
@@ -1478,6 +1480,68 @@ TEST_F_TIMEOUT(hg, cpus_scope_domain_race, 180)
 		}
 	}
 	hg_set_step(shm, 99);
+}
+
+/*
+ * A group is found by its number however its members churn: a lookup
+ * under RCU that walks the group's member list behind a process moving
+ * to another group by setpgid() is taken along into that group's list.
+ * Reads and changes of a group whose other members keep leaving and
+ * joining never fail with ESRCH.
+ */
+#define CHURNERS 4
+
+TEST_F_TIMEOUT(hg, find_group_while_members_churn, 180)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long possible = hg_possible_cpus(), got;
+	long calls = 0, esrch = 0, other = 0;
+	long end;
+	pid_t x;
+	int i;
+
+	x = fork();
+	ASSERT_LE(0, x);
+	if (x == 0) {
+		CHILD_CHECK(new_domain() == getpid());
+		for (i = 0; i < CHURNERS; i++) {
+			pid_t k = fork();
+
+			CHILD_CHECK(k >= 0);
+			if (k == 0) {
+				pid_t leader = getppid();
+
+				while (shm->step != 99) {
+					CHILD_CHECK(setpgid(0, 0) == 0);
+					CHILD_CHECK(setpgid(0, leader) == 0);
+					shm->ctr[i]++;
+				}
+				_exit(0);
+			}
+		}
+		hg_ready(shm);
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_TRUE(hg_ctrs_move(shm, 0, CHURNERS, HG_CHILD_MS));
+	end = hg_now_ms() + 5000;
+	while (hg_now_ms() < end) {
+		errno = 0;
+		got = hg_get_cpus(x);
+		if (!got && errno == ESRCH)
+			esrch++;
+		else if (got != possible)
+			other++;
+		if (hg_set_cpus(x, possible, 0))
+			errno == ESRCH ? esrch++ : other++;
+		calls += 2;
+	}
+	/* The members were still moving at the end. */
+	EXPECT_TRUE(hg_ctrs_move(shm, 0, CHURNERS, HG_CHILD_MS));
+	hg_set_step(shm, 99);
+	TH_LOG("%ld calls, %ld ESRCH, %ld other failures", calls, esrch, other);
+	EXPECT_EQ(0, esrch);
+	EXPECT_EQ(0, other);
 }
 
 /* A new set reaches 1,000 threads of one process in bounded time. */
