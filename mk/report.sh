@@ -69,6 +69,8 @@ if [ "$flavour" = kcsan ] && [ -f "$console" ]; then
 	nh=$(grep -c 'BUG: KCSAN: ' "$out/kcsan-hgroup.txt" 2>/dev/null || true)
 	no=$(grep -c 'BUG: KCSAN: ' "$out/kcsan-other.txt" 2>/dev/null || true)
 	echo "KCSAN: ${nh:-0} reports in hgroup code, ${no:-0} elsewhere ($out/kcsan-*.txt)"
+	stat=$(sed -n 's/^# kcsan-stat //p' "$out/results.txt" | tr '\n' ' ')
+	echo "KCSAN at the end of the run: ${stat:-no statistics read}"
 	if [ "${nh:-0}" -gt 0 ]; then
 		echo "FAIL  kernel: data races in hgroup code:"
 		grep 'BUG: KCSAN: ' "$out/kcsan-hgroup.txt" | sed 's/^\[[^]]*\] //' | sort | uniq -c | sed 's/^/      /'
