@@ -1413,6 +1413,49 @@ TEST_F_TIMEOUT(hg, cpus_scope_domain, 90)
 }
 
 /*
+ * Fork a process that makes a domain of its own and then @n processes in
+ * it that keep making a group (setpgid(0, 0)) and going back to the
+ * leader's, counting rounds in shm->ctr[i], until shm->step is 99.  While
+ * the step is odd they stay put and report it in shm->ret[i].  Return the
+ * leader's pid (its group's number); it counts shm->ready up once all
+ * run.
+ */
+static pid_t start_churn(struct hg_shm *shm, int n)
+{
+	pid_t x = fork();
+	int i;
+
+	if (x)
+		return x;
+	CHILD_CHECK(new_domain() == getpid());
+	for (i = 0; i < n; i++) {
+		pid_t k = fork();
+
+		CHILD_CHECK(k >= 0);
+		if (k == 0) {
+			pid_t leader = getppid();
+
+			while (shm->step != 99) {
+				int step = shm->step;
+
+				if (step % 2) {
+					/* Paused: stay put. */
+					shm->ret[i] = step;
+					usleep(1000);
+					continue;
+				}
+				CHILD_CHECK(setpgid(0, 0) == 0);
+				CHILD_CHECK(setpgid(0, leader) == 0);
+				shm->ctr[i]++;
+			}
+			_exit(0);
+		}
+	}
+	hg_ready(shm);
+	park();
+}
+
+/*
  * HGROUP_SCOPE_DOMAIN misses no group created concurrently: while two
  * processes of the domain keep making and leaving groups, every group of
  * the domain reads the new set once the call has returned.
@@ -1426,36 +1469,8 @@ TEST_F_TIMEOUT(hg, cpus_scope_domain_race, 180)
 
 	if (!two_cpus_online())
 		SKIP(return, "needs CPUs 0 and 1 online");
-	x = fork();
+	x = start_churn(shm, 2);
 	ASSERT_LE(0, x);
-	if (x == 0) {
-		CHILD_CHECK(new_domain() == getpid());
-		for (i = 0; i < 2; i++) {
-			pid_t k = fork();
-
-			CHILD_CHECK(k >= 0);
-			if (k == 0) {
-				pid_t leader = getppid();
-
-				while (shm->step != 99) {
-					int step = shm->step;
-
-					if (step % 2) {
-						/* Paused: stay put. */
-						shm->ret[i] = step;
-						usleep(1000);
-						continue;
-					}
-					CHILD_CHECK(setpgid(0, 0) == 0);
-					CHILD_CHECK(setpgid(0, leader) == 0);
-					shm->ctr[i]++;
-				}
-				_exit(0);
-			}
-		}
-		hg_ready(shm);
-		park();
-	}
 	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
 	for (round = 0; round < 5; round++) {
 		unsigned long want = round % 2 ? possible : CPU0;
@@ -1498,30 +1513,9 @@ TEST_F_TIMEOUT(hg, find_group_while_members_churn, 180)
 	long calls = 0, esrch = 0, other = 0;
 	long end;
 	pid_t x;
-	int i;
 
-	x = fork();
+	x = start_churn(shm, CHURNERS);
 	ASSERT_LE(0, x);
-	if (x == 0) {
-		CHILD_CHECK(new_domain() == getpid());
-		for (i = 0; i < CHURNERS; i++) {
-			pid_t k = fork();
-
-			CHILD_CHECK(k >= 0);
-			if (k == 0) {
-				pid_t leader = getppid();
-
-				while (shm->step != 99) {
-					CHILD_CHECK(setpgid(0, 0) == 0);
-					CHILD_CHECK(setpgid(0, leader) == 0);
-					shm->ctr[i]++;
-				}
-				_exit(0);
-			}
-		}
-		hg_ready(shm);
-		park();
-	}
 	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
 	ASSERT_TRUE(hg_ctrs_move(shm, 0, CHURNERS, HG_CHILD_MS));
 	end = hg_now_ms() + 5000;
