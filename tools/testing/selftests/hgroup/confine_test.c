@@ -18,7 +18,8 @@
  *    with a delegated subtree, and clone3(CLONE_INTO_CGROUP)); a cpuset
  *    update keeps the group's set; a set that does not meet a member's
  *    cpuset fails with EINVAL; where the cpuset's owner makes them
- *    disjoint, the cpuset's mask is in force, never wider;
+ *    disjoint, the cpuset's mask is in force, never wider; the pages a
+ *    cpuset migrates stay within the group's nodes;
  *  - move_pages() to a node outside the group's set fails with EACCES,
  *    as for a cpuset;
  *  - io_uring's SQPOLL thread cannot be bound to a CPU outside the set,
@@ -26,8 +27,8 @@
  *    narrowed runs outside it;
  *  - a block device denied by the device list cannot be mounted.
  *
- * Tests skip where the guest lacks what they need (two CPUs, two nodes,
- * the cpuset controller, io_uring, a RAM disk and ext2).
+ * Tests skip where the guest lacks what they need (two CPUs, two or three
+ * nodes, the cpuset controller, io_uring, a RAM disk and ext2).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -1426,6 +1427,91 @@ TEST_F_TIMEOUT(hg, move_pages_outside_group_nodes, 90)
 	ASSERT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS, 1UL, 0));
 	hg_set_step(shm, 1);
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/* The node of the page at @p of the caller, or -errno. */
+static int page_node(void *p)
+{
+	void *pages[1] = { p };
+	int status[1] = { -1 };
+
+	if (syscall(__NR_move_pages, 0, 1, pages, NULL, status, 0))
+		return -errno;
+	return status[0];
+}
+
+/*
+ * A cpuset's memory migration moves a task's pages only to nodes of its
+ * group's set too.  With the set node 1 and the cpuset nodes 0-1, a page
+ * on node 1 stays there when cpuset.mems becomes 1-2 (cgroup v2 migrates:
+ * node 1 maps to node 2, and it used to go there), and when the task moves
+ * into another cpuset of nodes 1-2.  New pages keep to node 1 throughout.
+ */
+TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
+{
+	struct hg_shm *shm = self->shm;
+	char pid[32];
+	pid_t a;
+
+	if ((node_list("online") & 7UL) != 7UL)
+		SKIP(return, "needs nodes 0, 1 and 2");
+	if (cg_setup(_metadata))
+		return;
+	ASSERT_EQ(0, mkdir(CGDIR "/d", 0755));
+	ASSERT_EQ(0, cg_write(CGDIR "/d", "cpuset.cpus", "0-1"));
+	ASSERT_EQ(0, cg_write(CGDIR "/d", "cpuset.mems", "1-2"));
+	shm->ready = 0;
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		long psz = sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, 3 * psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		CHILD_CHECK(p != MAP_FAILED);
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(cg_write(CGDIR "/a", "cgroup.procs", "0") == 0);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(HG_POLL(task_mems(getpid()) == 2UL, HG_SETTLE_MS));
+		p[0] = 1;
+		shm->ret[0] = page_node(p);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 2) == 0);
+		p[psz] = 1;
+		shm->ret[1] = page_node(p);
+		shm->ret[2] = page_node(p + psz);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 3) == 0);
+		p[2 * psz] = 1;
+		shm->ret[3] = page_node(p);
+		shm->ret[4] = page_node(p + 2 * psz);
+		_exit(task_mems(getpid()) == 2UL ? 0 : 1);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS, 2UL, 0));
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+	ASSERT_EQ(1, shm->ret[0]);
+
+	/* The cpuset's nodes change: a write migrates (flushed on return). */
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "1-2"));
+	EXPECT_EQ(2UL, task_mems(a));
+	hg_set_step(shm, 2);
+	ASSERT_TRUE(HG_POLL(shm->ready == 3, HG_CHILD_MS));
+	EXPECT_EQ(1, shm->ret[1]);
+	EXPECT_EQ(1, shm->ret[2]);
+
+	/* Back to nodes 0-1, then a move into d (nodes 1-2). */
+	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "0-1"));
+	snprintf(pid, sizeof(pid), "%d", a);
+	ASSERT_EQ(0, cg_write(CGDIR "/d", "cgroup.procs", pid));
+	EXPECT_EQ(2UL, task_mems(a));
+	hg_set_step(shm, 3);
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	EXPECT_EQ(1, shm->ret[3]);
+	EXPECT_EQ(1, shm->ret[4]);
+	cg_cleanup();
 }
 
 /* ---------------------------------------------------------------------- */
