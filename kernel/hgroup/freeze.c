@@ -35,6 +35,7 @@
 
 #include <linux/freezer.h>
 #include <linux/sched/jobctl.h>
+#include <linux/security.h>
 #include <linux/wait_bit.h>
 
 #include "hgroup.h"
@@ -200,6 +201,18 @@ static void hgroup_freeze_read(struct hgroup *hg, void *kattr)
 	fz->state = hgroup_frozen(hg) ? HGROUP_STATE_FROZEN : 0;
 }
 
+/*
+ * The LSMs' say, as over the signal a freeze or a thaw stands for:
+ * SIGSTOP, or SIGCONT.
+ */
+static int hgroup_freeze_lsm(struct task_struct *t,
+			     const struct hgroup_change *c)
+{
+	int sig = c->freeze ? SIGSTOP : SIGCONT;
+
+	return security_task_kill(t, SEND_SIG_NOINFO, sig, NULL);
+}
+
 const struct hgroup_restriction hgroup_freeze_restriction = {
 	.attr		= HGROUP_ATTR_FREEZE,
 	.size_ver0	= HGROUP_FREEZE_SIZE_VER0,
@@ -209,6 +222,7 @@ const struct hgroup_restriction hgroup_freeze_restriction = {
 	.value		= hgroup_freeze_value,
 	.allows		= hgroup_freeze_allows,
 	.lifts_only	= hgroup_freeze_lifts_only,
+	.lsm		= hgroup_freeze_lsm,
 	.apply		= hgroup_freeze_apply,
 	.read		= hgroup_freeze_read,
 };

@@ -349,6 +349,9 @@ struct hgroup_change {
  * @fits: can @hg take @c, given its members?  Optional.
  * @may_join: does @to's value leave the thread @t something to run on?
  *	Optional.
+ * @lsm: ask the LSMs whether the caller may give the thread @t @c's
+ *	value, with the hook of the call that does the same to one task
+ *	(sched_setaffinity(), kill()); 0 or their errno.  Optional.
  * @apply: give @hg the value of @c; tasklist_lock held for reading.
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @to_user: after the locks are dropped, copy @c's value (held with
@@ -358,9 +361,10 @@ struct hgroup_change {
  * with the group's domain mutex or tasklist_lock held, so that the value
  * of a group cannot change under it; @value, @allows and @lifts_only may
  * be called under RCU with that mutex, and no callback sleeps.  What
- * walks the members (@fits, @apply, @read) has tasklist_lock.  A kind plugs in with one entry in
- * hgroup_restrictions[] (restrict.c); the generic rule (permission,
- * hierarchy, atomic domain scope) is not its business.
+ * walks the members (@fits, @lsm, @apply, @read) has tasklist_lock.  A
+ * kind plugs in with one entry in hgroup_restrictions[] (restrict.c);
+ * the generic rule (permission, hierarchy, atomic domain scope) is not
+ * its business.
  */
 struct hgroup_restriction {
 	unsigned int attr;
@@ -382,6 +386,7 @@ struct hgroup_restriction {
 			   const struct hgroup_change *c);
 	bool (*fits)(struct hgroup *hg, const struct hgroup_change *c);
 	bool (*may_join)(struct task_struct *t, const struct hgroup *to);
+	int (*lsm)(struct task_struct *t, const struct hgroup_change *c);
 	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
 	void (*read)(struct hgroup *hg, void *kattr);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);

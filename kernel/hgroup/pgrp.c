@@ -283,9 +283,9 @@ int hgroup_block_new(struct hgroup *hg, struct hgroup **blocker,
  * with "freeze on new process group", be it @p's or the caller's, is held
  * back.
  *
- * Return: 0, -EPERM for a move that would shed a restriction, or -EAGAIN
- * to drop the lock and let hgroup_pgrp_finish() wait and restart the
- * call.
+ * Return: 0, -EPERM for a move that would shed a restriction, an LSM's
+ * errno for one it refuses, or -EAGAIN to drop the lock and let
+ * hgroup_pgrp_finish() wait and restart the call.
  */
 int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 		      struct pid *pgrp)

@@ -351,9 +351,27 @@ static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 }
 
 /*
+ * The LSMs' say over giving every member of @hg the value of @c: asked
+ * for each thread, for a lift too and whatever the caller's privilege,
+ * as cpuset_can_attach() asks for a move into a cpuset.
+ */
+static int hgroup_lsm_check(struct hgroup *hg, const struct hgroup_change *c)
+{
+	struct task_struct *t;
+	int ret = 0;
+
+	if (!IS_ENABLED(CONFIG_SECURITY) || !c->ops->lsm)
+		return 0;
+	for (t = hgroup_next_task(hg, NULL); t && !ret;
+	     t = hgroup_next_task(hg, t))
+		ret = c->ops->lsm(t, c);
+	return ret;
+}
+
+/*
  * The checks that depend on the members, with tasklist_lock held so that
- * none joins meanwhile: may the caller restrict them, and do the sets
- * leave each something?  Then the lift, checked before.
+ * none joins meanwhile: may the caller restrict them, do the LSMs agree,
+ * and do the sets leave each something?  Then the lift, checked before.
  */
 static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
 {
@@ -370,6 +388,9 @@ static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
 		if (ret)
 			return ret;
 	}
+	ret = hgroup_lsm_check(hg, c);
+	if (ret)
+		return ret;
 	if (c->ops->fits && !c->ops->fits(hg, c))
 		return -EINVAL;
 	hg->bind_nnp = hg->check_restricts && unpriv;
@@ -388,9 +409,11 @@ static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
  * a process without no_new_privs join a group restricted by a caller
  * that was not privileged over its members (hgroup::nnp), nor one whose
  * sets do not meet its cpuset (the cpuset's masks would stay in force).
- * Called with tasklist_lock held for writing.
+ * The LSMs are asked about each restriction @to has, as about the call
+ * that would impose it on the process alone.  Called with tasklist_lock
+ * held for writing.
  *
- * Return: 0 or -EPERM.
+ * Return: 0, -EPERM, or an LSM's errno.
  */
 int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 		    struct hgroup *to)
@@ -399,6 +422,7 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 	struct user_namespace *marks[HGROUP_NR_KINDS];
 	struct hgroup_change c;
 	struct task_struct *t;
+	int ret;
 
 	for_each_thread(p, t) {
 		if (to->nnp && !task_no_new_privs(t))
@@ -412,6 +436,14 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 			continue;
 		c = (struct hgroup_change) { .ops = r };
 		r->value(to, &c);
+		if (IS_ENABLED(CONFIG_SECURITY) && r->lsm &&
+		    hgroup_kind_restricted(to, r)) {
+			for_each_thread(p, t) {
+				ret = r->lsm(t, &c);
+				if (ret)
+					return ret;
+			}
+		}
 		if (hgroup_allows(from, from, &c))
 			continue;
 		if (__hgroup_may_change(from, false) ||

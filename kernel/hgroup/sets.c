@@ -23,6 +23,7 @@
 #include <linux/mmu_context.h>
 #include <linux/nodemask.h>
 #include <linux/sched.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -401,6 +402,13 @@ static int hgroup_sets_to_user(const struct hgroup_change *c, void *kattr)
 	return hgroup_set_to_user(c->ops->attr, c->set, kattr);
 }
 
+/* The LSMs' say, as over sched_setaffinity() and a move into a cpuset. */
+static int hgroup_sets_lsm(struct task_struct *t,
+			   const struct hgroup_change *c)
+{
+	return security_task_setscheduler(t);
+}
+
 const struct hgroup_restriction hgroup_cpus_restriction = {
 	.attr		= HGROUP_ATTR_CPUS,
 	.size_ver0	= HGROUP_MASK_SIZE_VER0,
@@ -416,6 +424,7 @@ const struct hgroup_restriction hgroup_cpus_restriction = {
 	.lifts_only	= hgroup_sets_lifts_only,
 	.fits		= hgroup_sets_fits,
 	.may_join	= hgroup_cpus_may_join,
+	.lsm		= hgroup_sets_lsm,
 	.apply		= hgroup_sets_apply,
 	.to_user	= hgroup_sets_to_user,
 };
@@ -436,6 +445,7 @@ const struct hgroup_restriction hgroup_mems_restriction = {
 	.lifts_only	= hgroup_sets_lifts_only,
 	.fits		= hgroup_sets_fits,
 	.may_join	= hgroup_mems_may_join,
+	.lsm		= hgroup_sets_lsm,
 	.apply		= hgroup_sets_apply,
 	.to_user	= hgroup_sets_to_user,
 };

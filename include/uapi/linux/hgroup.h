@@ -97,7 +97,8 @@
  * from, and setpgid() into an existing group that allows more than the
  * mover's own, or that has its values from its owner where the mover's
  * group has them from an administrator, fails with ``EPERM`` unless the
- * caller could lift the mover's group that far.
+ * caller could lift the mover's group that far, and the LSMs are asked
+ * about the sets and the freeze of the group joined as for a change.
  *
  * Both calls return 0, or -1 with errno set to:
  *
@@ -119,6 +120,10 @@
  *   kill() checks by uid) or that has not set no_new_privs;
  * - ``EACCES``: the change would lift a restriction beyond what the
  *   caller's own group or a group above the target allows;
+ * - ``EACCES`` or ``EPERM`` (or another errno an LSM chooses): an LSM
+ *   refused the change for a task of the group, with the hook it uses
+ *   for sched_setaffinity() (CPU and memory-node sets) or kill() (a
+ *   freeze: ``SIGSTOP``; a thaw: ``SIGCONT``);
  * - ``ENOSPC``: hgroup_get_attr(): the device rule buffer is too small;
  *   &hgroup_devices.nr_rules has been set to the number needed;
  * - ``EOPNOTSUPP``: the kernel cannot enforce @attr (memory nodes without

@@ -25,6 +25,9 @@
  *  - io_uring's SQPOLL thread cannot be bound to a CPU outside the set,
  *    and neither it nor an io-wq worker started after the set was
  *    narrowed runs outside it;
+ *  - the LSMs are asked, as for sched_setaffinity() and kill(), before
+ *    a set or a freeze reaches a member or a process joins a restricted
+ *    group (Landlock's signal scoping, and Smack where the kernel has it);
  *  - a block device denied by the device list cannot be mounted.
  *
  * Tests skip where the guest lacks what they need (two CPUs, two or three
@@ -33,7 +36,9 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/io_uring.h>
+#include <linux/landlock.h>
 #include <linux/mempolicy.h>
 #include <linux/sched.h>
 #include <pthread.h>
@@ -1512,6 +1517,175 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 	EXPECT_EQ(1, shm->ret[3]);
 	EXPECT_EQ(1, shm->ret[4]);
 	cg_cleanup();
+}
+
+/* ---------------------------------------------------------------------- */
+/* LSMs                                                                    */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Landlock's signal scoping: a sandboxed process cannot freeze a group
+ * outside its sandbox (EPERM, as kill(SIGSTOP) fails), nor move a child
+ * it started before the sandbox into a frozen group by setpgid(), and
+ * freezes a group it started inside.
+ */
+TEST_F_TIMEOUT(hg, landlock_scoped_process_cannot_freeze_outside, 90)
+{
+	struct hg_shm *shm = self->shm;
+	struct landlock_ruleset_attr attr = {
+		.scoped = LANDLOCK_SCOPE_SIGNAL,
+	};
+	long abi;
+	pid_t r;
+
+	abi = syscall(__NR_landlock_create_ruleset, NULL, 0,
+		      LANDLOCK_CREATE_RULESET_VERSION);
+	if (abi < 6)
+		SKIP(return, "needs Landlock with signal scoping (ABI 6)");
+	shm->ready = 0;
+	r = fork();
+	ASSERT_LE(0, r);
+	if (r == 0) {
+		pid_t out, frozen, c, in;
+		int fd;
+
+		CHILD_CHECK(setsid() == getpid());
+		out = fork();
+		CHILD_CHECK(out >= 0);
+		if (out == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		frozen = fork();
+		CHILD_CHECK(frozen >= 0);
+		if (frozen == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		c = fork();
+		CHILD_CHECK(c >= 0);
+		if (c == 0)
+			park();
+		CHILD_CHECK(HG_POLL(getpgid(out) == out, HG_CHILD_MS));
+		CHILD_CHECK(HG_POLL(getpgid(frozen) == frozen, HG_CHILD_MS));
+		shm->pid[0] = frozen;
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		fd = syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr),
+			     0);
+		CHILD_CHECK(fd >= 0);
+		CHILD_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+		CHILD_CHECK(syscall(__NR_landlock_restrict_self, fd, 0) == 0);
+		CHILD_ERRNO(EPERM, kill(out, SIGSTOP));
+		CHILD_ERRNO(EPERM, hg_set_freeze(out, HGROUP_FREEZE_ALL, 0));
+		CHILD_CHECK(hg_freeze_flags(out) == 0);
+		CHILD_ERRNO(EPERM, setpgid(c, frozen));
+		CHILD_CHECK(getpgid(c) == getpid());
+		in = fork();
+		CHILD_CHECK(in >= 0);
+		if (in == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(in) == in, HG_CHILD_MS));
+		CHILD_CHECK(hg_set_freeze(in, HGROUP_FREEZE_ALL, 0) == 0);
+		CHILD_CHECK(hg_wait_frozen(in, 1, HG_FREEZE_MS) == 0);
+		CHILD_CHECK(hg_set_freeze(in, 0, 0) == 0);
+		kill(in, SIGKILL);
+		CHILD_CHECK(wait_exit(in) == 128 + SIGKILL);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_freeze(shm->pid[0], HGROUP_FREEZE_ALL, 0));
+	ASSERT_EQ(0, hg_wait_frozen(shm->pid[0], 1, HG_FREEZE_MS));
+	hg_set_step(shm, 1);
+	EXPECT_EQ(0, hg_wait_exit_timeout(r, HG_CHILD_MS));
+}
+
+#define SMACKFS		"/sys/fs/smackfs"
+
+/* Drop CAP_MAC_OVERRIDE and CAP_MAC_ADMIN: Smack binds root then. */
+static int drop_mac_caps(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	__u32 bits = CAP_TO_MASK(CAP_MAC_OVERRIDE) | CAP_TO_MASK(CAP_MAC_ADMIN);
+
+	if (syscall(__NR_capget, &h, d))
+		return -1;
+	d[CAP_TO_INDEX(CAP_MAC_ADMIN)].effective &= ~bits;
+	d[CAP_TO_INDEX(CAP_MAC_ADMIN)].permitted &= ~bits;
+	return syscall(__NR_capset, &h, d);
+}
+
+/*
+ * The LSMs are asked before a set or a freeze reaches a member, with the
+ * hook of the call that would do the same to one process: Smack refuses
+ * a subject write access to a task of another label, so a process
+ * labelled "hgA" (root, without the MAC capabilities) gets EACCES for a
+ * group labelled "_", as from sched_setaffinity() and kill(), when it
+ * sets a CPU set or freezes, and nothing changes.  With the rule "hgA _
+ * w" loaded, both work.
+ */
+TEST_F_TIMEOUT(hg, smack_refuses_set_and_freeze, 90)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t r;
+
+	if (access(SMACKFS "/load2", F_OK) &&
+	    mount("smackfs", SMACKFS, "smackfs", 0, NULL))
+		SKIP(return, "needs Smack (make test-debug has it)");
+	ASSERT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
+	shm->ready = 0;
+	r = fork();
+	ASSERT_LE(0, r);
+	if (r == 0) {
+		cpu_set_t set;
+		pid_t t;
+
+		CHILD_CHECK(setsid() == getpid());
+		t = fork();
+		CHILD_CHECK(t >= 0);
+		if (t == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(t) == t, HG_CHILD_MS));
+		shm->pid[0] = t;
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		CHILD_CHECK(hg_write_file("/proc/self/attr/smack/current",
+					  "hgA") == 0);
+		CHILD_CHECK(drop_mac_caps() == 0);
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		CHILD_ERRNO(EACCES, sched_setaffinity(t, sizeof(set), &set));
+		CHILD_ERRNO(EACCES, hg_set_cpus(t, CPU1, 0));
+		CHILD_CHECK(hg_get_cpus(t) == CPU0);
+		CHILD_ERRNO(EACCES, kill(t, SIGSTOP));
+		CHILD_ERRNO(EACCES, hg_set_freeze(t, HGROUP_FREEZE_ALL, 0));
+		CHILD_CHECK(hg_freeze_flags(t) == 0);
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 2) == 0);
+		CHILD_CHECK(hg_set_cpus(t, CPU1, 0) == 0);
+		CHILD_CHECK(HG_POLL(hg_affinity(t) == CPU1, HG_SETTLE_MS));
+		CHILD_CHECK(hg_set_freeze(t, HGROUP_FREEZE_ALL, 0) == 0);
+		CHILD_CHECK(hg_wait_frozen(t, 1, HG_FREEZE_MS) == 0);
+		CHILD_CHECK(hg_set_freeze(t, 0, 0) == 0);
+		kill(t, SIGKILL);
+		CHILD_CHECK(wait_exit(t) == 128 + SIGKILL);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_set_cpus(shm->pid[0], CPU0, 0));
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
+	ASSERT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ w"));
+	hg_set_step(shm, 2);
+	EXPECT_EQ(0, hg_wait_exit_timeout(r, HG_CHILD_MS));
+	EXPECT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
 }
 
 /* ---------------------------------------------------------------------- */
