@@ -202,13 +202,14 @@ static void hgroup_freeze_read(struct hgroup *hg, void *kattr)
 }
 
 /*
- * The LSMs' say, as over the signal a freeze or a thaw stands for:
- * SIGSTOP, or SIGCONT.
+ * The LSMs' say, as over the signal a change of the flags stands for:
+ * SIGSTOP if the members are to stop, else SIGCONT (a thaw, or "freeze
+ * on new process group" alone, which stops nobody).
  */
 static int hgroup_freeze_lsm(struct task_struct *t,
 			     const struct hgroup_change *c)
 {
-	int sig = c->freeze ? SIGSTOP : SIGCONT;
+	int sig = c->freeze & HGROUP_FREEZE_ALL ? SIGSTOP : SIGCONT;
 
 	return security_task_kill(t, SEND_SIG_NOINFO, sig, NULL);
 }

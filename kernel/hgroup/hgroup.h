@@ -299,6 +299,8 @@ struct hgroup_restriction;
  * @nr_threads: the threads of the groups checked, an estimate of how
  *	many a change of CPU or node set updates.
  * @pushed: the threads such a change updates, see hgroup_push().
+ * @lsm_tasks: the threads the LSMs are asked about, see
+ *	hgroup_lsm_check() in restrict.c.
  * @set: the value of a CPU or node set.
  * @devs: the value of a device list.
  * @freeze: the value of the freeze flags.
@@ -315,6 +317,7 @@ struct hgroup_change {
 	u64 id;
 	unsigned int nr_threads;
 	struct hgroup_pushed *pushed;
+	struct hgroup_pushed *lsm_tasks;
 	union {
 		struct hgroup_set *set;
 		struct hgroup_devs *devs;
@@ -351,7 +354,10 @@ struct hgroup_change {
  *	Optional.
  * @lsm: ask the LSMs whether the caller may give the thread @t @c's
  *	value, with the hook of the call that does the same to one task
- *	(sched_setaffinity(), kill()); 0 or their errno.  Optional.
+ *	(sched_setaffinity(), kill()); 0 or their errno.  Called with no
+ *	lock held, and for setpgid() with tasklist_lock held unless
+ *	@lsm_sleeps.  Optional.
+ * @lsm_sleeps: @lsm may sleep.
  * @apply: give @hg the value of @c; tasklist_lock held for reading.
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @to_user: after the locks are dropped, copy @c's value (held with
@@ -360,8 +366,8 @@ struct hgroup_change {
  * Everything but @parse, @get, @put, @release and @to_user is called
  * with the group's domain mutex or tasklist_lock held, so that the value
  * of a group cannot change under it; @value, @allows and @lifts_only may
- * be called under RCU with that mutex, and no callback sleeps.  What
- * walks the members (@fits, @lsm, @apply, @read) has tasklist_lock.  A
+ * be called under RCU with that mutex, and no callback but @lsm sleeps.
+ * What walks the members (@fits, @apply, @read) has tasklist_lock.  A
  * kind plugs in with one entry in hgroup_restrictions[] (restrict.c);
  * the generic rule (permission, hierarchy, atomic domain scope) is not
  * its business.
@@ -387,6 +393,7 @@ struct hgroup_restriction {
 	bool (*fits)(struct hgroup *hg, const struct hgroup_change *c);
 	bool (*may_join)(struct task_struct *t, const struct hgroup *to);
 	int (*lsm)(struct task_struct *t, const struct hgroup_change *c);
+	bool lsm_sleeps;
 	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
 	void (*read)(struct hgroup *hg, void *kattr);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);

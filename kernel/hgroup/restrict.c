@@ -217,6 +217,13 @@ static bool hgroup_allows(const struct hgroup *limit, const struct hgroup *hg,
 	return c->ops->allows(limit, hg, c);
 }
 
+/* Has @hg the value of @c already? */
+static bool hgroup_same_value(const struct hgroup *hg,
+			      const struct hgroup_change *c)
+{
+	return hgroup_allows(hg, hg, c) && c->ops->lifts_only(hg, c);
+}
+
 /* Has the caller CAP_SYS_ADMIN over @hg (its PID namespace's owner)? */
 static bool hgroup_capable(const struct hgroup *hg, bool audit)
 {
@@ -351,27 +358,9 @@ static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 }
 
 /*
- * The LSMs' say over giving every member of @hg the value of @c: asked
- * for each thread, for a lift too and whatever the caller's privilege,
- * as cpuset_can_attach() asks for a move into a cpuset.
- */
-static int hgroup_lsm_check(struct hgroup *hg, const struct hgroup_change *c)
-{
-	struct task_struct *t;
-	int ret = 0;
-
-	if (!IS_ENABLED(CONFIG_SECURITY) || !c->ops->lsm)
-		return 0;
-	for (t = hgroup_next_task(hg, NULL); t && !ret;
-	     t = hgroup_next_task(hg, t))
-		ret = c->ops->lsm(t, c);
-	return ret;
-}
-
-/*
  * The checks that depend on the members, with tasklist_lock held so that
- * none joins meanwhile: may the caller restrict them, do the LSMs agree,
- * and do the sets leave each something?  Then the lift, checked before.
+ * none joins meanwhile: may the caller restrict them, and do the sets
+ * leave each something?  Then the lift, checked before.
  */
 static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
 {
@@ -388,9 +377,6 @@ static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
 		if (ret)
 			return ret;
 	}
-	ret = hgroup_lsm_check(hg, c);
-	if (ret)
-		return ret;
 	if (c->ops->fits && !c->ops->fits(hg, c))
 		return -EINVAL;
 	hg->bind_nnp = hg->check_restricts && unpriv;
@@ -409,9 +395,11 @@ static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
  * a process without no_new_privs join a group restricted by a caller
  * that was not privileged over its members (hgroup::nnp), nor one whose
  * sets do not meet its cpuset (the cpuset's masks would stay in force).
- * The LSMs are asked about each restriction @to has, as about the call
- * that would impose it on the process alone.  Called with tasklist_lock
- * held for writing.
+ * The LSMs are asked about each value of @to that differs from @from's,
+ * as about the call that would change the process alone, where their
+ * hook may be called with tasklist_lock held: for a freeze, not for the
+ * sets (security_task_setpgid() has guarded the move).  Called with
+ * tasklist_lock held for writing.
  *
  * Return: 0, -EPERM, or an LSM's errno.
  */
@@ -436,8 +424,8 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 			continue;
 		c = (struct hgroup_change) { .ops = r };
 		r->value(to, &c);
-		if (IS_ENABLED(CONFIG_SECURITY) && r->lsm &&
-		    hgroup_kind_restricted(to, r)) {
+		if (r->lsm && !r->lsm_sleeps &&
+		    !hgroup_same_value(from, &c)) {
 			for_each_thread(p, t) {
 				ret = r->lsm(t, &c);
 				if (ret)
@@ -626,6 +614,76 @@ static void hgroup_unlock_domain(struct hgroup_domain *d)
 	hgroup_domain_put(d);
 }
 
+/* Take the threads of @hg, if @c changes its value, for the LSMs. */
+static int hgroup_lsm_collect(struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_pushed *ts = c->lsm_tasks;
+	struct task_struct *t;
+
+	if (hgroup_same_value(hg, c))
+		return 0;
+	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t)) {
+		if (ts->nr < ts->max)
+			ts->tasks[ts->nr] = get_task_struct(t);
+		ts->nr++;
+	}
+	return 0;
+}
+
+/*
+ * The LSMs' say over giving the threads of the group named @pgid (or of
+ * its domain) the value of @c, with the hook of the call that does the
+ * same to one task: asked for each thread whose group's value changes,
+ * whatever the caller's privilege, as cpuset_can_attach() asks for a
+ * move into a cpuset.  A hook may sleep (a sleepable BPF program on
+ * security_task_setscheduler()), so the threads are taken with
+ * tasklist_lock held and asked after it is dropped.  A thread that joins
+ * before the change is made was forked by one asked about, with its
+ * credentials, or moved by setpgid(), which asks itself.
+ *
+ * Return: 0, the first errno an LSM gave, -ENOMEM, or as hgroup_change().
+ */
+static int hgroup_lsm_check(pid_t pgid, struct hgroup_change *c)
+{
+	bool all = c->domain_scope && !c->ops->per_domain;
+	unsigned int max = c->nr_threads + c->nr_threads / 8 + 16, i;
+	struct hgroup_pushed *ts;
+	struct hgroup *hg;
+	unsigned int nr;
+	int ret;
+
+	if (!c->ops->lsm)
+		return 0;
+again:
+	ts = kvmalloc(struct_size(ts, tasks, max), GFP_KERNEL);
+	if (!ts)
+		return -ENOMEM;
+	ts->nr = 0;
+	ts->max = max;
+	c->lsm_tasks = ts;
+	read_lock(&tasklist_lock);
+	hg = hgroup_find(pgid);
+	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
+	if (!ret)
+		ret = all ? hgroup_walk_domain(c, hgroup_lsm_collect) :
+			    hgroup_lsm_collect(hg, c);
+	read_unlock(&tasklist_lock);
+	c->lsm_tasks = NULL;
+	nr = ts->nr;
+	for (i = 0; i < min(nr, max); i++) {
+		if (!ret && nr <= max)
+			ret = c->ops->lsm(ts->tasks[i], c);
+		put_task_struct(ts->tasks[i]);
+	}
+	kvfree(ts);
+	/* More threads than room: they joined meanwhile. */
+	if (!ret && nr > max) {
+		max = nr + nr / 8 + 16;
+		goto again;
+	}
+	return ret;
+}
+
 /*
  * Check and make the change of the group named @pgid, or of every group
  * of its domain, with the mutex of @c->domain held.  The checks of values,
@@ -659,6 +717,8 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 			    hgroup_check_values(hg, c);
 	}
 	rcu_read_unlock();
+	if (!ret)
+		ret = hgroup_lsm_check(pgid, c);
 	if (ret)
 		return ret;
 

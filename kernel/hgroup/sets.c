@@ -425,6 +425,7 @@ const struct hgroup_restriction hgroup_cpus_restriction = {
 	.fits		= hgroup_sets_fits,
 	.may_join	= hgroup_cpus_may_join,
 	.lsm		= hgroup_sets_lsm,
+	.lsm_sleeps	= true,
 	.apply		= hgroup_sets_apply,
 	.to_user	= hgroup_sets_to_user,
 };
@@ -446,6 +447,7 @@ const struct hgroup_restriction hgroup_mems_restriction = {
 	.fits		= hgroup_sets_fits,
 	.may_join	= hgroup_mems_may_join,
 	.lsm		= hgroup_sets_lsm,
+	.lsm_sleeps	= true,
 	.apply		= hgroup_sets_apply,
 	.to_user	= hgroup_sets_to_user,
 };

@@ -97,8 +97,8 @@
  * from, and setpgid() into an existing group that allows more than the
  * mover's own, or that has its values from its owner where the mover's
  * group has them from an administrator, fails with ``EPERM`` unless the
- * caller could lift the mover's group that far, and the LSMs are asked
- * about the sets and the freeze of the group joined as for a change.
+ * caller could lift the mover's group that far; the LSMs are asked about
+ * a change of freeze flags the move makes as for hgroup_set_attr().
  *
  * Both calls return 0, or -1 with errno set to:
  *
@@ -122,8 +122,10 @@
  *   caller's own group or a group above the target allows;
  * - ``EACCES`` or ``EPERM`` (or another errno an LSM chooses): an LSM
  *   refused the change for a task of the group, with the hook it uses
- *   for sched_setaffinity() (CPU and memory-node sets) or kill() (a
- *   freeze: ``SIGSTOP``; a thaw: ``SIGCONT``);
+ *   for sched_setaffinity() (CPU and memory-node sets; ``EPERM`` also
+ *   where a task has capabilities the caller lacks and the caller has
+ *   no %CAP_SYS_NICE, as there) or kill() (freeze flags: ``SIGSTOP`` if
+ *   the tasks are to stop, else ``SIGCONT``);
  * - ``ENOSPC``: hgroup_get_attr(): the device rule buffer is too small;
  *   &hgroup_devices.nr_rules has been set to the number needed;
  * - ``EOPNOTSUPP``: the kernel cannot enforce @attr (memory nodes without

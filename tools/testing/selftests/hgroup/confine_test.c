@@ -1449,8 +1449,10 @@ static int page_node(void *p)
  * A cpuset's memory migration moves a task's pages only to nodes of its
  * group's set too.  With the set node 1 and the cpuset nodes 0-1, a page
  * on node 1 stays there when cpuset.mems becomes 1-2 (cgroup v2 migrates:
- * node 1 maps to node 2, and it used to go there), and when the task moves
- * into another cpuset of nodes 1-2.  New pages keep to node 1 throughout.
+ * node 1 maps to node 2, and it used to go there), while one left on
+ * node 0 from before the set goes to node 1; and a page on node 1 stays
+ * there when the task moves into another cpuset of nodes 1-2.  New pages
+ * keep to node 1 throughout.
  */
 TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 {
@@ -1458,8 +1460,8 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 	char pid[32];
 	pid_t a;
 
-	if ((node_list("online") & 7UL) != 7UL)
-		SKIP(return, "needs nodes 0, 1 and 2");
+	if ((node_list("has_memory") & 7UL) != 7UL)
+		SKIP(return, "needs memory on nodes 0, 1 and 2");
 	if (cg_setup(_metadata))
 		return;
 	ASSERT_EQ(0, mkdir(CGDIR "/d", 0755));
@@ -1470,12 +1472,18 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 	ASSERT_LE(0, a);
 	if (a == 0) {
 		long psz = sysconf(_SC_PAGESIZE);
-		char *p = mmap(NULL, 3 * psz, PROT_READ | PROT_WRITE,
+		char *p = mmap(NULL, 4 * psz, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *q[1] = { p + 3 * psz };
+		int node0[1] = { 0 }, st[1] = { -1 };
 
 		CHILD_CHECK(p != MAP_FAILED);
 		CHILD_CHECK(setsid() == getpid());
 		CHILD_CHECK(cg_write(CGDIR "/a", "cgroup.procs", "0") == 0);
+		/* A page on node 0, left there when the set becomes node 1. */
+		p[3 * psz] = 1;
+		CHILD_CHECK(syscall(__NR_move_pages, 0, 1, q, node0, st,
+				    MPOL_MF_MOVE) == 0 && st[0] == 0);
 		hg_ready(shm);
 		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
 		CHILD_CHECK(HG_POLL(task_mems(getpid()) == 2UL, HG_SETTLE_MS));
@@ -1486,6 +1494,7 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 		p[psz] = 1;
 		shm->ret[1] = page_node(p);
 		shm->ret[2] = page_node(p + psz);
+		shm->ret[5] = page_node(p + 3 * psz);
 		hg_ready(shm);
 		CHILD_CHECK(hg_wait_step(shm, 3) == 0);
 		p[2 * psz] = 1;
@@ -1498,6 +1507,7 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 	hg_set_step(shm, 1);
 	ASSERT_TRUE(HG_POLL(shm->ready == 2, HG_CHILD_MS));
 	ASSERT_EQ(1, shm->ret[0]);
+	shm->ret[5] = -1;
 
 	/* The cpuset's nodes change: a write migrates (flushed on return). */
 	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "1-2"));
@@ -1506,6 +1516,8 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 	ASSERT_TRUE(HG_POLL(shm->ready == 3, HG_CHILD_MS));
 	EXPECT_EQ(1, shm->ret[1]);
 	EXPECT_EQ(1, shm->ret[2]);
+	/* The migration ran: the page on node 0 went to node 1. */
+	EXPECT_EQ(1, shm->ret[5]);
 
 	/* Back to nodes 0-1, then a move into d (nodes 1-2). */
 	ASSERT_EQ(0, cg_write(CGDIR "/a", "cpuset.mems", "0-1"));
@@ -1526,8 +1538,9 @@ TEST_F_TIMEOUT(hg, cpuset_migration_stays_in_group_nodes, 120)
 /*
  * Landlock's signal scoping: a sandboxed process cannot freeze a group
  * outside its sandbox (EPERM, as kill(SIGSTOP) fails), nor move a child
- * it started before the sandbox into a frozen group by setpgid(), and
- * freezes a group it started inside.
+ * it started before the sandbox into a frozen group by setpgid(); it
+ * freezes a group it started inside, and moves a child it started inside
+ * into the frozen group.
  */
 TEST_F_TIMEOUT(hg, landlock_scoped_process_cannot_freeze_outside, 90)
 {
@@ -1593,6 +1606,14 @@ TEST_F_TIMEOUT(hg, landlock_scoped_process_cannot_freeze_outside, 90)
 		CHILD_CHECK(hg_set_freeze(in, 0, 0) == 0);
 		kill(in, SIGKILL);
 		CHILD_CHECK(wait_exit(in) == 128 + SIGKILL);
+		/* A child started inside may be moved into the frozen group. */
+		in = fork();
+		CHILD_CHECK(in >= 0);
+		if (in == 0)
+			park();
+		CHILD_CHECK(setpgid(in, frozen) == 0);
+		CHILD_CHECK(getpgid(in) == frozen);
+		CHILD_CHECK(hg_wait_frozen(frozen, 1, HG_FREEZE_MS) == 0);
 		_exit(0);
 	}
 	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
@@ -1634,6 +1655,8 @@ TEST_F_TIMEOUT(hg, smack_refuses_set_and_freeze, 90)
 	struct hg_shm *shm = self->shm;
 	pid_t r;
 
+	if ((hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return, "needs CPUs 0 and 1 online");
 	if (access(SMACKFS "/load2", F_OK) &&
 	    mount("smackfs", SMACKFS, "smackfs", 0, NULL))
 		SKIP(return, "needs Smack (make test-debug has it)");
@@ -1785,6 +1808,8 @@ TEST_F_TIMEOUT(hg, io_uring_sqpoll_thread_stays_in_set, 90)
 		SKIP(return, "needs CPUs 0 and 1 online");
 	if (access("/proc/sys/kernel/io_uring_disabled", F_OK))
 		SKIP(return, "no io_uring (CONFIG_IO_URING)");
+	if (!access(SMACKFS, F_OK))
+		SKIP(return, "Smack refuses SQPOLL without CAP_MAC_ADMIN");
 	shm->ready = 0;
 	a = fork();
 	ASSERT_LE(0, a);
