@@ -10,6 +10,7 @@
 #define _LINUX_HGROUP_H
 
 #include <linux/err.h>
+#include <linux/jump_label_ratelimit.h>
 #include <linux/nodemask_types.h>
 #include <linux/types.h>
 
@@ -56,7 +57,7 @@ void hgroup_fork(struct task_struct *p);
 void hgroup_exit(struct task_struct *p, bool group_dead);
 void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader);
 
-int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx);
+int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx, bool may_make);
 int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 		      struct pid *pgrp);
 void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx);
@@ -69,9 +70,59 @@ const struct cpumask *hgroup_task_cpus(struct task_struct *p);
 const nodemask_t *hgroup_task_mems(struct task_struct *p);
 bool hgroup_cpus_allowed(struct task_struct *p, struct cpumask *mask);
 bool hgroup_mems_allowed(struct task_struct *p, nodemask_t *mask);
-int hgroup_inode_permission(struct inode *inode, int mask);
-int hgroup_inode_mknod(int mode, dev_t dev);
-int hgroup_bdev_permission(dev_t dev, bool read, bool write);
+extern struct static_key_false_deferred hgroup_devs_key;
+int __hgroup_inode_permission(struct inode *inode, int mask);
+int __hgroup_inode_mknod(int mode, dev_t dev);
+int __hgroup_bdev_permission(dev_t dev, bool read, bool write);
+
+/**
+ * hgroup_inode_permission - may the caller open this device node?
+ * @node: the inode being accessed.
+ * @mask: MAY_READ and MAY_WRITE, as for inode_permission().
+ *
+ * For inode_permission(), which calls it for every path component: a
+ * patched-out branch while no process group has a device list, then a
+ * test of i_rdev before the call.  A macro, as struct inode is not
+ * complete everywhere this header is.
+ *
+ * Return: 0, or -EPERM if the caller's process group denies the access.
+ */
+#define hgroup_inode_permission(node, mask) ({			\
+	struct inode *__hg_inode = (node);				\
+									\
+	static_branch_unlikely(&hgroup_devs_key.key) &&			\
+	unlikely(__hg_inode->i_rdev) ?					\
+	__hgroup_inode_permission(__hg_inode, mask) : 0;		\
+})
+
+/**
+ * hgroup_inode_mknod - may the caller create this device node?
+ * @mode: file type and mode of the new node.
+ * @dev: its device number.
+ *
+ * Return: 0, or -EPERM if the caller's process group denies it.
+ */
+static inline int hgroup_inode_mknod(int mode, dev_t dev)
+{
+	if (static_branch_unlikely(&hgroup_devs_key.key))
+		return __hgroup_inode_mknod(mode, dev);
+	return 0;
+}
+
+/**
+ * hgroup_bdev_permission - may the caller open this block device?
+ * @dev: the device number.
+ * @read: it is opened for reading.
+ * @write: it is opened for writing.
+ *
+ * Return: 0, or -EPERM if the caller's process group denies the access.
+ */
+static inline int hgroup_bdev_permission(dev_t dev, bool read, bool write)
+{
+	if (static_branch_unlikely(&hgroup_devs_key.key))
+		return __hgroup_bdev_permission(dev, read, write);
+	return 0;
+}
 
 #else /* !CONFIG_HGROUP */
 
@@ -94,7 +145,8 @@ static inline void hgroup_exit(struct task_struct *p, bool group_dead) { }
 static inline void hgroup_exec(struct task_struct *old_leader,
 			       struct task_struct *new_leader) { }
 
-static inline int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx)
+static inline int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx,
+				      bool may_make)
 {
 	return 0;
 }

@@ -15,10 +15,21 @@
 
 #include "hgroup.h"
 
+/*
+ * On while any device list exists (one count per list, taken before it
+ * can be installed, dropped after its grace period), so the hooks in
+ * inode_permission(), vfs_mknod() and bdev_permission() cost a patched
+ * branch otherwise.  Dropping it is deferred by a second, as for perf's
+ * keys, so that a user who sets and clears a list in a loop cannot have
+ * the kernel text patched more often than that.
+ */
+DEFINE_STATIC_KEY_DEFERRED_FALSE(hgroup_devs_key, HZ);
+
 static void hgroup_devs_free_rcu(struct rcu_head *head)
 {
 	kfree(container_of(head, struct hgroup_devs, rcu));
 	atomic_long_dec(&hgroup_nr_devs);
+	static_branch_slow_dec_deferred(&hgroup_devs_key);
 }
 
 struct hgroup_devs *hgroup_devs_get(struct hgroup_devs *devs)
@@ -74,6 +85,7 @@ hgroup_devs_from_user(const struct hgroup_devices *d)
 	devs->policy = d->policy;
 	refcount_set(&devs->usage, 1);
 	atomic_long_inc(&hgroup_nr_devs);
+	static_branch_deferred_inc(&hgroup_devs_key);
 	return devs;
 }
 
@@ -314,20 +326,19 @@ static int hgroup_dev_check(u32 type, u32 major, u32 minor, u32 access)
 }
 
 /**
- * hgroup_inode_permission - may the caller open this device node?
- * @inode: the inode being opened (or otherwise accessed).
+ * __hgroup_inode_permission - may the caller open this device node?
+ * @inode: the inode being opened (or otherwise accessed), with an i_rdev.
  * @mask: MAY_READ and MAY_WRITE, as for inode_permission().
  *
- * Called from inode_permission() right after the cgroup device check.
+ * Called through hgroup_inode_permission() from inode_permission() right
+ * after the cgroup device check, while any device list exists.
  *
  * Return: 0, or -EPERM if the caller's process group denies the access.
  */
-int hgroup_inode_permission(struct inode *inode, int mask)
+int __hgroup_inode_permission(struct inode *inode, int mask)
 {
 	u32 type, access = 0;
 
-	if (likely(!inode->i_rdev))
-		return 0;
 	if (S_ISBLK(inode->i_mode))
 		type = HGROUP_DEV_BLOCK;
 	else if (S_ISCHR(inode->i_mode))
@@ -342,15 +353,16 @@ int hgroup_inode_permission(struct inode *inode, int mask)
 }
 
 /**
- * hgroup_inode_mknod - may the caller create this device node?
+ * __hgroup_inode_mknod - may the caller create this device node?
  * @mode: file type and mode of the new node.
  * @dev: its device number.
  *
- * Called from vfs_mknod() right after the cgroup device check.
+ * Called through hgroup_inode_mknod() from vfs_mknod() right after the
+ * cgroup device check, while any device list exists.
  *
  * Return: 0, or -EPERM if the caller's process group denies it.
  */
-int hgroup_inode_mknod(int mode, dev_t dev)
+int __hgroup_inode_mknod(int mode, dev_t dev)
 {
 	u32 type;
 
@@ -365,18 +377,19 @@ int hgroup_inode_mknod(int mode, dev_t dev)
 }
 
 /**
- * hgroup_bdev_permission - may the caller open this block device?
+ * __hgroup_bdev_permission - may the caller open this block device?
  * @dev: the device number.
  * @read: it is opened for reading.
  * @write: it is opened for writing.
  *
- * Called from bdev_permission() right after the cgroup device check, so
- * that block devices opened by number (mount, swapon, device mapper)
- * are checked as those opened through a device node are.
+ * Called through hgroup_bdev_permission() from bdev_permission() right
+ * after the cgroup device check, while any device list exists, so that
+ * block devices opened by number (mount, swapon, device mapper) are
+ * checked as those opened through a device node are.
  *
  * Return: 0, or -EPERM if the caller's process group denies the access.
  */
-int hgroup_bdev_permission(dev_t dev, bool read, bool write)
+int __hgroup_bdev_permission(dev_t dev, bool read, bool write)
 {
 	return hgroup_dev_check(HGROUP_DEV_BLOCK, MAJOR(dev), MINOR(dev),
 				(read ? HGROUP_DEV_READ : 0) |

@@ -224,7 +224,12 @@ long hgroup_domain_create(void)
 	/* The group holds the only reference. */
 	hgroup_domain_put(d);
 	d = NULL;
-	change_pid(leader, PIDTYPE_DOMAIN, pid);
+	if (hgroup_domain_linked(old->domain)) {
+		change_pid(leader, PIDTYPE_DOMAIN, pid);
+	} else {
+		leader->signal->pids[PIDTYPE_DOMAIN] = pid;
+		attach_pid(leader, PIDTYPE_DOMAIN);
+	}
 	hgroup_set_group(leader, old, hg);
 	hgroup_put(old);
 	hg = NULL;

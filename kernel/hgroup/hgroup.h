@@ -237,6 +237,19 @@ static inline struct pid *task_domain(struct task_struct *task)
 	return task->signal->pids[PIDTYPE_DOMAIN];
 }
 
+/*
+ * Are the members of @d linked to its pid under PIDTYPE_DOMAIN?  Those of
+ * domain 0 are not: the link keeps a domain's id from being reused, which
+ * init_struct_pid never is, and every fork and exit in domain 0 would
+ * write one list head shared system wide.  Nothing walks the groups of
+ * domain 0: its leader is the initial group, which nobody may change, so
+ * a change of the whole domain is refused (hgroup_walk_domain()).
+ */
+static inline bool hgroup_domain_linked(const struct hgroup_domain *d)
+{
+	return d != &init_hgroup_domain;
+}
+
 static inline bool hgroup_is_leader(const struct hgroup *hg)
 {
 	return hg->domain->leader == hg;

@@ -159,7 +159,8 @@ void hgroup_fork(struct task_struct *p)
 
 	if (thread_group_leader(p)) {
 		p->signal->pids[PIDTYPE_DOMAIN] = task_domain(current);
-		attach_pid(p, PIDTYPE_DOMAIN);
+		if (hgroup_domain_linked(hg->domain))
+			attach_pid(p, PIDTYPE_DOMAIN);
 		RCU_INIT_POINTER(p->signal->hgroup, hgroup_get(hg));
 	}
 	hg->nr_threads++;
@@ -203,7 +204,8 @@ void hgroup_exit(struct task_struct *p, bool group_dead)
 	if (!group_dead)
 		return;
 	hgroup_member_left(hg);
-	detach_pid(p, PIDTYPE_DOMAIN);
+	if (hgroup_domain_linked(hg->domain))
+		detach_pid(p, PIDTYPE_DOMAIN);
 	RCU_INIT_POINTER(p->signal->hgroup, NULL);
 	hgroup_put(hg);
 }
@@ -218,24 +220,28 @@ void hgroup_exit(struct task_struct *p, bool group_dead)
  */
 void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader)
 {
-	transfer_pid(old_leader, new_leader, PIDTYPE_DOMAIN);
+	if (hgroup_domain_linked(task_hgroup_locked(old_leader)->domain))
+		transfer_pid(old_leader, new_leader, PIDTYPE_DOMAIN);
 }
 
 /**
  * hgroup_pgrp_prepare - get ready for a process group that may be made
  * @ctx: the call's context, set up here.
+ * @may_make: the call may make a process group: setsid(), or setpgid()
+ *	of a process into the group named by its own pid.
  *
  * Called by setpgid() and setsid() before they take tasklist_lock:
- * allocates the state the new group may need.  hgroup_pgrp_finish() must
- * follow if this succeeds.
+ * allocates the state the new group may need, so a setpgid() that joins
+ * an existing group allocates nothing.  hgroup_pgrp_finish() must follow
+ * if this succeeds.
  *
  * Return: 0 or -ENOMEM.
  */
-int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx)
+int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx, bool may_make)
 {
-	ctx->prealloc = hgroup_alloc();
+	ctx->prealloc = may_make ? hgroup_alloc() : NULL;
 	ctx->blocker = NULL;
-	return ctx->prealloc ? 0 : -ENOMEM;
+	return !may_make || ctx->prealloc ? 0 : -ENOMEM;
 }
 
 /* Any member of @pgrp other than @p. */
@@ -299,6 +305,9 @@ int hgroup_pgrp_check(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 	t = hgroup_other_member(pgrp, p);
 	if (t)
 		return hgroup_may_join(p, hg, task_hgroup_locked(t));
+	/* setpgid() makes a group only of its target's own pid. */
+	if (WARN_ON_ONCE(!ctx->prealloc))
+		return -ENOMEM;
 	if (hgroup_blocks_new(hg))
 		return hgroup_block_new(hg, &ctx->blocker, &ctx->seq);
 	if (hgroup_blocks_new(mine))

@@ -536,6 +536,21 @@ static struct hgroup *hgroup_find_rcu(pid_t pgid)
 	return hg;
 }
 
+/* Call @fn on the group of @p if it is one of @c->domain not seen yet. */
+static int hgroup_walk_visit(struct task_struct *p, struct hgroup_change *c,
+			     u64 visit,
+			     int (*fn)(struct hgroup *hg,
+				       struct hgroup_change *c))
+{
+	/* NULL for a process on its way out, seen under RCU. */
+	struct hgroup *hg = task_hgroup(p);
+
+	if (!hg || hg->domain != c->domain || hg->visit == visit)
+		return 0;
+	hg->visit = visit;
+	return fn(hg, c);
+}
+
 /*
  * Call @fn on every process group of @c->domain, the leader first, each
  * once, until it fails.  Under RCU a walk may miss groups, or stray into
@@ -548,7 +563,7 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 {
 	struct hgroup_domain *d = c->domain;
 	u64 visit = atomic64_inc_return(&hgroup_visit_seq);
-	struct hgroup *hg, *leader = READ_ONCE(d->leader);
+	struct hgroup *leader = READ_ONCE(d->leader);
 	struct task_struct *p;
 	int ret;
 
@@ -557,17 +572,19 @@ static int hgroup_walk_domain(struct hgroup_change *c,
 		return -ESRCH;
 	leader->visit = visit;
 	ret = fn(leader, c);
+	/*
+	 * Domain 0 keeps no member list (hgroup_domain_linked()), and its
+	 * leader is the initial group, which nobody may change: no change
+	 * of the whole of domain 0 gets past the leader.
+	 */
+	if (!hgroup_domain_linked(d))
+		return ret ? ret : -EPERM;
 	hlist_for_each_entry_rcu(p, &d->pid->tasks[PIDTYPE_DOMAIN],
 				 pid_links[PIDTYPE_DOMAIN],
 				 lockdep_is_held(&tasklist_lock)) {
 		if (ret)
 			break;
-		/* NULL for a process on its way out, seen under RCU. */
-		hg = task_hgroup(p);
-		if (!hg || hg->domain != d || hg->visit == visit)
-			continue;
-		hg->visit = visit;
-		ret = fn(hg, c);
+		ret = hgroup_walk_visit(p, c, visit, fn);
 	}
 	return ret;
 }

@@ -113,7 +113,8 @@
  * - ``EFAULT``: a bad pointer;
  * - ``ESRCH``: no process group @pgid in the caller's PID namespace;
  * - ``EPERM``: the caller may not change the target (see above), or the
- *   target is the initial process group of the kernel threads, or the
+ *   target is the initial process group of the kernel threads (so also
+ *   any %HGROUP_SCOPE_DOMAIN change of a group of domain 0), or the
  *   change lifts a kind an administrator set and the caller has no
  *   %CAP_SYS_ADMIN where it was set, or the change restricts a task the
  *   caller has no %CAP_SYS_ADMIN over and either could not signal (as

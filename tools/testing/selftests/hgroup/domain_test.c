@@ -476,6 +476,18 @@ TEST(inherit_fork_and_exec)
 		_exit(0);
 	}
 	ASSERT_EQ(0, wait_exit(child));
+
+	/*
+	 * The same in domain 0, whose members are not linked to its pid:
+	 * de_thread() has no domain link to move, and exit none to drop.
+	 */
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		execl(helper, helper, "thread-exec", "0", (char *)NULL);
+		_exit(21);
+	}
+	ASSERT_EQ(0, wait_exit(child));
 }
 
 /* No call moves a process or a group into another domain. */

@@ -2015,6 +2015,72 @@ TEST_F_TIMEOUT(hg, devices_deny_policy, 60)
 }
 
 /*
+ * Fork a child that makes a session and group of its own and, once a byte
+ * arrives on @fd, exits with the errno of opening /dev/zero.
+ */
+static pid_t fork_zero_opener(int fd)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid == 0) {
+		if (setsid() != getpid())
+			_exit(100);
+		if (read(fd, &c, 1) != 1)
+			_exit(101);
+		_exit(open_err("/dev/zero", O_RDONLY));
+	}
+	return pid;
+}
+
+/*
+ * Domain 0 keeps no member list, and its leader is the initial group,
+ * which nobody may change: a change of the whole of domain 0 is refused
+ * (EPERM, even for root) and changes no group of it, the one it was named
+ * by, the caller's own or one made after; a change of one group of
+ * domain 0 still works, and binds only that group.
+ */
+TEST_F_TIMEOUT(hg, devices_scope_domain_0, 60)
+{
+	static const struct hgroup_dev_rule rule = {
+		HGROUP_DEV_CHAR, HGROUP_DEV_READ | HGROUP_DEV_WRITE, 1, 5
+	};
+	struct stat st;
+	int go[2];
+	pid_t a, b, c;
+
+	if (stat("/dev/zero", &st) || st.st_rdev != DEV_ZERO)
+		SKIP(return, "no /dev/zero (1:5)");
+	ASSERT_EQ(0, sys_get_domainid(0));
+	ASSERT_EQ(0, pipe(go));
+	a = fork_zero_opener(go[0]);
+	ASSERT_LT(0, a);
+	b = fork_zero_opener(go[0]);
+	ASSERT_LT(0, b);
+	ASSERT_TRUE(HG_POLL(getpgid(a) == a && getpgid(b) == b, HG_CHILD_MS));
+
+	EXPECT_ERRNO(EPERM, hg_set_devices(a, HGROUP_DEV_POLICY_ALLOW, &rule,
+					   1, HGROUP_SCOPE_DOMAIN));
+	EXPECT_EQ(0, devices_are(a, HGROUP_DEV_POLICY_ALLOW, NULL, 0));
+	EXPECT_EQ(0, devices_are(getpgrp(), HGROUP_DEV_POLICY_ALLOW, NULL, 0));
+	EXPECT_EQ(0, open_err("/dev/zero", O_RDONLY));
+	c = fork();
+	if (c == 0)
+		_exit(setsid() == getpid() ? open_err("/dev/zero", O_RDONLY) :
+					     100);
+	EXPECT_EQ(0, wait_exit(c));
+
+	/* One group of domain 0: that group only. */
+	ASSERT_EQ(0, hg_set_devices(b, HGROUP_DEV_POLICY_ALLOW, &rule, 1, 0));
+	EXPECT_EQ(2, write(go[1], "xx", 2));
+	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+	EXPECT_EQ(EPERM, hg_wait_exit_timeout(b, HG_CHILD_MS));
+	EXPECT_EQ(0, open_err("/dev/zero", O_RDONLY));
+	close(go[0]);
+	close(go[1]);
+}
+
+/*
  * Allow all but writing /dev/zero: reading it works, writing does not,
  * not even through a node made under another name, which mknod (not in
  * the rule) may create.
