@@ -6,7 +6,7 @@ MK := mk
 B := build
 KSRC := $(B)/linux
 
-.PHONY: all run test test-debug test-kcsan test-regress bench patchset check clean distclean \
+.PHONY: all run test test-debug test-kcsan test-regress bench bench-icount patchset check clean distclean \
 	deps prepare kernel-% FORCE
 
 all: test
@@ -46,6 +46,11 @@ test-regress: prepare
 ## make bench: baseline against hgroup kernel, interleaved loops.
 bench: prepare
 	@$(MK)/bench.sh
+
+## make bench-icount: the same in instructions (QEMU -icount, one vCPU),
+## for cost ratios that repeat within about 0.5%.
+bench-icount: prepare
+	@BENCH_ICOUNT=1 $(MK)/bench.sh
 
 ## make patchset: git format-patch series with cover letter in build/patchset.
 patchset: prepare

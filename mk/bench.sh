@@ -5,13 +5,28 @@
 # print the median of each loop per kernel and the ratio hgroup/baseline.
 # A benchmark, not a test: it never fails on the numbers.
 #   BENCH_N (10000), BENCH_R repetitions per boot (3), BENCH_ROUNDS (2)
+#   BENCH_ICOUNT=1 (make bench-icount): QEMU's -icount shift=0,sleep=off,
+#   so the guest clock counts instructions (one nanosecond each) and a
+#   loop repeats within about 0.5%; the numbers are instructions.
+#   bench_domain runs on one vCPU (SMP scheduling spreads the counts by
+#   about 1%); bench_restrict moves threads between two CPUs and runs in
+#   one more hgroup boot with two; bench_stall (latency of one CPU's forks
+#   against another's changes) is about wall time and is left out.
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 B=$repo/build
 n=${BENCH_N:-10000}
 r=${BENCH_R:-3}
 rounds=${BENCH_ROUNDS:-2}
-res=$B/bench
+icount=${BENCH_ICOUNT:-}
+res=$B/bench${icount:+-icount}
+append="hgbench_n=$n hgbench_r=$r"
+cpus=${GUEST_CPUS:-2}
+if [ -n "$icount" ]; then
+	export GUEST_ICOUNT=1
+	cpus=${GUEST_CPUS:-1}
+	append+=" hgbench_progs=domain"
+fi
 rm -rf "$res"
 mkdir -p "$res"
 
@@ -20,24 +35,39 @@ mkdir -p "$res"
 for round in $(seq "$rounds"); do
 	for k in baseline hgroup; do
 		echo "  BENCH   $k round $round"
-		GUEST_APPEND="hgbench_n=$n hgbench_r=$r" GUEST_TIMEOUT=7200 \
+		GUEST_APPEND="$append" GUEST_CPUS=$cpus GUEST_TIMEOUT=7200 \
 			"$repo/mk/guest.sh" "$k" bench
 		grep '^bench ' "$B/guest-$k/results.txt" | sed "s/^/$k /" >> "$res/all"
 		grep '^stall ' "$B/guest-$k/results.txt" >> "$res/stall" || true
 	done
 done
+if [ -n "$icount" ]; then
+	echo "  BENCH   hgroup bench_restrict, 2 vCPUs"
+	GUEST_APPEND="hgbench_n=$n hgbench_r=$((r * rounds)) hgbench_progs=restrict" \
+		GUEST_CPUS=2 GUEST_TIMEOUT=7200 "$repo/mk/guest.sh" hgroup bench
+	grep '^bench ' "$B/guest-hgroup/results.txt" | sed "s/^/hgroup /" >> "$res/all"
+fi
 
-python3 - "$res/all" "$n" "$r" "$rounds" "$res/stall" <<'PY'
+python3 - "$res/all" "$n" "$r" "$rounds" "$res/stall" "$icount" <<'PY'
 import sys, statistics
 rows = [l.split() for l in open(sys.argv[1])]
 n, r, rounds = sys.argv[2:5]
+icount = bool(sys.argv[6])
+# In icount mode a guest "second" is 10^9 instructions: show millions.
+scale, unit = (1e3, "M instructions") if icount else (1, "seconds")
 t = {}
 for k, _, loop, rep, sec in rows:
     t.setdefault(loop, {}).setdefault(k, []).append(float(sec))
+def spread(v):
+    # (max - min) / median of one loop's samples, in percent.
+    return 100 * (max(v) - min(v)) / statistics.median(v)
 print(f"\nmake bench: {n} iterations per loop, {r} interleaved repetitions "
-      f"per boot, {rounds} alternating boots per kernel (TCG guest).")
-print("Median seconds per loop; ratio = hgroup / baseline.\n")
-print(f"{'loop':<10}{'baseline':>12}{'hgroup':>12}{'ratio':>9}{'samples':>9}")
+      f"per boot, {rounds} alternating boots per kernel (TCG guest"
+      f"{', -icount shift=0,sleep=off, 1 vCPU' if icount else ''}).")
+print(f"Median {unit} per loop; ratio = hgroup / baseline; spread = "
+      "(max - min) / median of the samples, baseline / hgroup.\n")
+print(f"{'loop':<10}{'baseline':>12}{'hgroup':>12}{'ratio':>9}{'samples':>9}"
+      f"{'spread %':>14}")
 med = {}
 for loop in ('setsid', 'env', 'setpgid', 'fork'):
     if loop not in t:
@@ -45,7 +75,9 @@ for loop in ('setsid', 'env', 'setpgid', 'fork'):
     b = statistics.median(t[loop]['baseline'])
     h = statistics.median(t[loop]['hgroup'])
     med[loop] = (b, h)
-    print(f"{loop:<10}{b:>12.3f}{h:>12.3f}{h / b:>9.3f}{len(t[loop]['hgroup']):>9}")
+    sp = f"{spread(t[loop]['baseline']):.1f} / {spread(t[loop]['hgroup']):.1f}"
+    print(f"{loop:<10}{b * scale:>12.3f}{h * scale:>12.3f}{h / b:>9.4f}"
+          f"{len(t[loop]['hgroup']):>9}{sp:>14}")
 pairs = (('hgpush', 'cgpush', 'CPU-set change reaching 1,000 sleeping threads: hgroup / cpuset.cpus'),
          ('hgfork', 'pidsfork', 'fork+exit under a task limit: hgroup domain / pids cgroup'),
          ('hgfork', 'fork0', 'fork+exit: hgroup domain with a limit / no limit, root cgroup'),
@@ -59,7 +91,9 @@ for a, b, what in pairs:
         shown = True
     ma = statistics.median(t[a]['hgroup'])
     mb = statistics.median(t[b]['hgroup'])
-    print(f"  {a}/{b:<9} {ma / mb:7.3f}   ({ma:.4f} s / {mb:.4f} s)  {what}")
+    u = "M" if icount else "s"
+    print(f"  {a}/{b:<9} {ma / mb:7.4f}   ({ma * scale:.4f} {u} / {mb * scale:.4f} {u}, "
+          f"spread {spread(t[a]['hgroup']):.1f}% / {spread(t[b]['hgroup']):.1f}%)  {what}")
 try:
     st = [l.split() for l in open(sys.argv[5])]
 except OSError:

@@ -62,10 +62,10 @@ int main(int argc, char **argv)
 	if (devnull < 0 || n <= 0 || reps <= 0)
 		return 2;
 	for (r = 0; r < reps; r++) {
-		printf("bench setsid %ld %.4f\n", r, loop_exec("/bin/setsid", n, devnull));
-		printf("bench env %ld %.4f\n", r, loop_exec("/bin/env", n, devnull));
-		printf("bench setpgid %ld %.4f\n", r, hg_fork_loop(n, 1));
-		printf("bench fork %ld %.4f\n", r, hg_fork_loop(n, 0));
+		printf("bench setsid %ld %.6f\n", r, loop_exec("/bin/setsid", n, devnull));
+		printf("bench env %ld %.6f\n", r, loop_exec("/bin/env", n, devnull));
+		printf("bench setpgid %ld %.6f\n", r, hg_fork_loop(n, 1));
+		printf("bench fork %ld %.6f\n", r, hg_fork_loop(n, 0));
 		fflush(stdout);
 	}
 	return 0;

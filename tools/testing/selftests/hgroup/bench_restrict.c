@@ -166,8 +166,8 @@ static int run_push(int threads, long reps)
 	for (r = 0; r < reps; r++) {
 		unsigned long m = r & 1 ? 2 : 1;
 
-		printf("bench hgpush %ld %.6f\n", r, push_hgroup(m, 3));
-		printf("bench cgpush %ld %.6f\n", r,
+		printf("bench hgpush %ld %.9f\n", r, push_hgroup(m, 3));
+		printf("bench cgpush %ld %.9f\n", r,
 		       push_cgroup(r & 1 ? "1" : "0", m, "0-1", 3));
 		fflush(stdout);
 	}
@@ -235,9 +235,9 @@ int main(int argc, char **argv)
 	if (run_push(threads, reps))
 		return 1;
 	for (r = 0; r < reps; r++) {
-		printf("bench hgfork %ld %.4f\n", r, fork_in(1, n));
-		printf("bench pidsfork %ld %.4f\n", r, fork_in(2, n));
-		printf("bench fork0 %ld %.4f\n", r, fork_in(0, n));
+		printf("bench hgfork %ld %.6f\n", r, fork_in(1, n));
+		printf("bench pidsfork %ld %.6f\n", r, fork_in(2, n));
+		printf("bench fork0 %ld %.6f\n", r, fork_in(0, n));
 		fflush(stdout);
 	}
 	return 0;
