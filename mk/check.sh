@@ -5,7 +5,9 @@
 #  - kernel-doc of kernel/hgroup and the headers, with -Wall;
 #  - kernel/hgroup and the hooked files rebuilt with W=1 and sparse (C=2);
 #    any warning in an hgroup file, or a hooked file warning only with
-#    CONFIG_HGROUP, fails.
+#    CONFIG_HGROUP, fails;
+#  - an i386 kernel with CONFIG_HGROUP=y builds and links, and
+#    kernel/hgroup/ is W=1 and sparse clean there too.
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 B=$repo/build
@@ -37,6 +39,14 @@ for k in hgroup baseline; do
 		> "$B/check-$k.log" 2>&1 || { cat "$B/check-$k.log"; fail=1; }
 	grep -E 'warning|error' "$B/check-$k.log" | sort -u > "$B/check-$k.warn" || true
 done
+echo "  i386    CONFIG_HGROUP=y"
+"$repo/mk/kernel.sh" i386 >/dev/null || fail=1
+rm -f "$B/obj-i386/kernel/hgroup/"*.o
+make -s -C "$tree" O="$B/obj-i386" ARCH=i386 W=1 C=2 -j"${JOBS:-2}" \
+	kernel/hgroup/ > "$B/check-i386.log" 2>&1 || { cat "$B/check-i386.log"; fail=1; }
+if grep -E 'warning|error' "$B/check-i386.log"; then
+	echo "check: warnings in hgroup code on i386"; fail=1
+fi
 if grep -q hgroup "$B/check-hgroup.warn"; then
 	echo "check: warnings in hgroup code:"; grep hgroup "$B/check-hgroup.warn"; fail=1
 fi

@@ -26,6 +26,8 @@ have_file /usr/include/libelf.h || need+=(libelf-dev)
 have_file /usr/include/openssl/ssl.h || need+=(libssl-dev)
 have_file /usr/lib/x86_64-linux-gnu/libcap.a || need+=(libcap-dev)
 have_cmd sparse || need+=(sparse)
+# compat32_test is built with -m32, static.
+have_file /usr/lib32/libc.a || need+=(gcc-multilib)
 # checkpatch's SPDX check runs Debian's python3 with ply and GitPython.
 /usr/bin/python3 -c 'import ply' 2>/dev/null || need+=(python3-ply)
 /usr/bin/python3 -c 'import git' 2>/dev/null || need+=(python3-git)

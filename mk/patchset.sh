@@ -73,13 +73,15 @@ commit() { git add -A -f . && git commit -q -s -F -; }
 apply 0002-pid-add-domain-level.patch
 msg_of 0002-pid-add-domain-level.patch | commit
 
-# 2, 3. Two small changes outside kernel/hgroup/ that the core uses.
+# 2-4. Three small changes outside kernel/hgroup/ that the core uses.
 apply 0006-signal-freezer-trap-for-hgroups.patch
 msg_of 0006-signal-freezer-trap-for-hgroups.patch | commit
 apply 0011-cpuset-share-task-nodemask-update.patch
 msg_of 0011-cpuset-share-task-nodemask-update.patch | commit
+apply 0015-mm-mempolicy-try-rebind-mm.patch
+msg_of 0015-mm-mempolicy-try-rebind-mm.patch | commit
 
-# 4. The core: Kconfig, build glue, kernel/hgroup/, the UAPI structures
+# 5. The core: Kconfig, build glue, kernel/hgroup/, the UAPI structures
 # it uses, and the hooks.
 apply 0001-hgroup-build-glue.patch
 apply 0003-hgroup-lifecycle-hooks.patch
@@ -156,7 +158,14 @@ tasklist_lock.
 debugfs hgroup/objects counts the live objects, for leak tests.
 EOF2
 
-# 5. System calls.
+# 6, 7. The freeze's counts beside the cgroup freezer's, and io_uring's
+# threads within the cpuset and the group's CPU set.
+apply 0008-signal-count-hgroup-frozen-threads.patch
+msg_of 0008-signal-count-hgroup-frozen-threads.patch | commit
+apply 0014-io_uring-keep-sqpoll-and-io-wq-threads-within-cpuset.patch
+msg_of 0014-io_uring-keep-sqpoll-and-io-wq-threads-within-cpuset.patch | commit
+
+# 8. System calls.
 apply 0004-hgroup-wire-up-syscalls.patch
 apply 0010-hgroup-wire-up-attr-syscalls.patch
 commit <<'EOF2'
@@ -173,11 +182,11 @@ Numbers 463 to 466 on x86 (64 and 32 bit) and in the generic tables;
 without CONFIG_HGROUP all four return -ENOSYS.
 EOF2
 
-# 6. procfs.
+# 9. procfs.
 apply 0005-proc-status-domain.patch
 msg_of 0005-proc-status-domain.patch | commit
 
-# 7. Selftests.
+# 10. Selftests.
 add $(cd "$repo" && git ls-files tools/testing/selftests/hgroup)
 maint "$repo/patches/MAINTAINERS.entry" tools/testing/selftests/hgroup/
 commit <<'EOF2'
@@ -222,7 +231,7 @@ bench_stall (not run as a test): fork+exit latency while another user
 repeats domain-scope changes over 1,200 groups.
 EOF2
 
-# 8. The tool.
+# 11. The tool.
 add $(cd "$repo" && git ls-files tools/hgroup)
 maint "$repo/patches/MAINTAINERS.entry" tools/hgroup/
 commit <<'EOF2'
@@ -236,7 +245,7 @@ domain below it without missing a process group created meanwhile
 (freeze new process groups, apply, lift).
 EOF2
 
-# 9. Documentation.
+# 12. Documentation.
 add Documentation/hgroup.rst
 maint "$repo/patches/MAINTAINERS.entry" Documentation/hgroup.rst
 commit <<'EOF2'
@@ -246,6 +255,12 @@ The model, the restrictions and the permission rule, the system calls
 with their errors, the choices made and why, the hooks, the hgctl
 manual, and how to build and test.
 EOF2
+
+# Every patch of patches/series is in the series, once.
+for p in $(cat "$repo/patches/series"); do
+	[ "$(grep -c "^apply $p\$" "$0")" = 1 ] ||
+		{ echo "patchset: $p is not applied exactly once" >&2; exit 1; }
+done
 
 rm -rf "$out"
 n=$(git rev-list --count HEAD)

@@ -53,6 +53,17 @@ if [ "$want" != "$have" ]; then
 	# A series that fails half-way leaves the tree unknown: start over
 	# from a fresh extraction next time.
 	trap 'rm -f "$tree/.hg-extracted"; echo "prepare: patch series failed" >&2' ERR
+	# The files the old or the new series touch, with their contents'
+	# sums and times now: those that come out of the new series as they
+	# were get their times back, so only what a changed patch changes is
+	# rebuilt, not everything the series touches.
+	stamps=$tree/.hg-stamps
+	cat "$applied"/*.patch patches/*.patch 2>/dev/null |
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u |
+		while read -r f; do
+			[ -f "$tree/$f" ] || continue
+			echo "$(sha1sum < "$tree/$f" | cut -c1-40) $(stat -c %Y "$tree/$f") $f"
+		done > "$stamps"
 	if [ -f "$applied/series" ]; then
 		tac "$applied/series" | while read -r p; do
 			echo "  UNPATCH $p"
@@ -70,6 +81,12 @@ if [ "$want" != "$have" ]; then
 		cp "patches/$p" "$applied.new/$p"
 		echo "$p" >> "$applied.new/series"
 	done
+	while read -r sum mtime f; do
+		if [ -f "$tree/$f" ] &&
+		   [ "$(sha1sum < "$tree/$f" | cut -c1-40)" = "$sum" ]; then
+			touch -d "@$mtime" "$tree/$f"
+		fi
+	done < "$stamps"
 	echo "$want" > "$applied.new/series.sum"
 	mv "$applied.new" "$applied"
 fi

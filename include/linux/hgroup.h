@@ -42,12 +42,20 @@ extern struct hgroup init_hgroup;
 /* task_struct::hgroup_flags, changed with atomic bit operations */
 #define HGROUP_TASK_WORK_QUEUED	0	/* the virtual signal is queued */
 #define HGROUP_TASK_FROZEN	1	/* counted in hgroup::nr_frozen */
+#define HGROUP_TASK_REBIND	2	/* nodes changed, policies not rebound */
 
 /*
  * Is @t counted as unable to return to user space (see freeze.c)?  A macro,
  * as struct task_struct is not complete everywhere this header is.
  */
 #define hgroup_task_frozen(t)	test_bit(HGROUP_TASK_FROZEN, &(t)->hgroup_flags)
+
+/*
+ * Have @t's nodes changed while the policies of its mm may not be rebound
+ * yet (see hgroup_rebind_mm())?  A macro for the same reason.
+ */
+#define hgroup_task_rebinding(t) \
+	test_bit(HGROUP_TASK_REBIND, &(t)->hgroup_flags)
 
 void hgroup_enter_frozen(void);
 void hgroup_leave_frozen(void);
@@ -135,6 +143,11 @@ static inline int hgroup_can_fork(struct task_struct *p)
 
 static inline void hgroup_fork(struct task_struct *p) { }
 static inline bool hgroup_task_frozen(struct task_struct *t)
+{
+	return false;
+}
+
+static inline bool hgroup_task_rebinding(struct task_struct *t)
 {
 	return false;
 }

@@ -371,15 +371,21 @@ struct hgroup_change {
  *	lock held, and for setpgid() with tasklist_lock held unless
  *	@lsm_sleeps.  Optional.
  * @lsm_sleeps: @lsm may sleep.
+ * @prepare: the checks of values and the LSMs have passed (the caller
+ *	may give the group @c's value): take what the change needs beyond
+ *	the group (turn on a global check, say), with the domain's mutex
+ *	held and before tasklist_lock; may sleep.  A change the checks of
+ *	the members refuse after may have had it.  Optional.
  * @apply: give @hg the value of @c; tasklist_lock held for reading.
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @to_user: after the locks are dropped, copy @c's value (held with
  *	@get) out through @kattr's user pointers; optional.
  *
- * Everything but @parse, @get, @put, @release and @to_user is called
- * with the group's domain mutex or tasklist_lock held, so that the value
- * of a group cannot change under it; @value, @allows and @lifts_only may
- * be called under RCU with that mutex, and no callback but @lsm sleeps.
+ * Everything but @parse, @get, @put, @release, @prepare and @to_user is
+ * called with the group's domain mutex or tasklist_lock held, so that
+ * the value of a group cannot change under it; @value, @allows and
+ * @lifts_only may be called under RCU with that mutex, and no callback
+ * but @lsm and @prepare sleeps.
  * What walks the members (@fits, @apply, @read) has tasklist_lock.  A
  * kind plugs in with one entry in hgroup_restrictions[] (restrict.c);
  * the generic rule (permission, hierarchy, atomic domain scope) is not
@@ -407,6 +413,7 @@ struct hgroup_restriction {
 	bool (*may_join)(struct task_struct *t, const struct hgroup *to);
 	int (*lsm)(struct task_struct *t, const struct hgroup_change *c);
 	bool lsm_sleeps;
+	void (*prepare)(const struct hgroup_change *c);
 	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
 	void (*read)(struct hgroup *hg, void *kattr);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
@@ -502,6 +509,22 @@ struct hgroup_masks {
 
 bool hgroup_apply_sets_to(struct task_struct *t, struct hgroup_masks *m);
 void hgroup_apply_sets(void);
+
+/**
+ * struct hgroup_rebind - the memory policies rebound last
+ * @mm: the mm, with a reference, so that its address is not reused.
+ * @mems: the nodes they were rebound to.
+ *
+ * The threads of a process come one after another in a change's list,
+ * so their mm is rebound once.
+ */
+struct hgroup_rebind {
+	struct mm_struct *mm;
+	nodemask_t mems;
+};
+
+void hgroup_rebind_mm(struct task_struct *t, struct hgroup_rebind *r);
+void hgroup_rebind_done(struct hgroup_rebind *r);
 
 /* tasks.c */
 int hgroup_tasks_charge(struct hgroup_domain *d, long n);

@@ -24,8 +24,10 @@
 
 #include <linux/cpumask.h>
 #include <linux/cpuset.h>
+#include <linux/mempolicy.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
@@ -163,6 +165,105 @@ void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
 	}
 }
 
+#ifdef CONFIG_CPUSETS
+static nodemask_t hgroup_nodes_now(struct task_struct *t)
+{
+	nodemask_t mems;
+
+	task_lock(t);
+	mems = t->mems_allowed;
+	task_unlock(t);
+	return mems;
+}
+
+/*
+ * Have a thread of @t's process rebind its mm itself, on its way back to
+ * user space: @t, or another if @t is exiting.
+ */
+static void hgroup_kick_rebind(struct task_struct *t)
+{
+	struct task_struct *p;
+
+	rcu_read_lock();
+	for_each_thread(t, p) {
+		if (p->flags & (PF_EXITING | PF_KTHREAD))
+			continue;
+		set_bit(HGROUP_TASK_REBIND, &p->hgroup_flags);
+		hgroup_kick(p);
+		break;
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * hgroup_rebind_mm - rebind the memory policies of a thread's process
+ * @t: the thread, current or held with a reference.
+ * @r: what the caller rebound last.
+ *
+ * If @t's nodes changed (hgroup_apply_mems()), the policies of its
+ * memory areas are rebound to them, as a cpuset change rebinds them
+ * (cpuset_update_tasks_nodemask()): an interleave or a bind over nodes
+ * now outside the set is remapped into it.  Called with no lock held.
+ * A changer does not wait for the mm's mmap_lock, which the process can
+ * hold for as long as it likes (reading its /proc/PID/mem over a FUSE
+ * file, say): if it is taken, a thread of the process rebinds its mm
+ * itself, by the virtual signal, and only that process waits.  Two
+ * changes may rebind one mm in either order, so the nodes are read again
+ * after: if they changed meanwhile, the thread rebinds again itself.
+ */
+void hgroup_rebind_mm(struct task_struct *t, struct hgroup_rebind *r)
+{
+	struct mm_struct *mm;
+	nodemask_t mems, now;
+
+	if (!hgroup_task_rebinding(t))
+		return;
+	mm = get_task_mm(t);
+	if (!mm) {
+		clear_bit(HGROUP_TASK_REBIND, &t->hgroup_flags);
+		return;
+	}
+	mems = hgroup_nodes_now(t);
+	if (mm == r->mm && nodes_equal(mems, r->mems)) {
+		/* A thread of the same process, rebound just before. */
+	} else if (t == current) {
+		mpol_rebind_mm(mm, &mems);
+	} else if (!mpol_try_rebind_mm(mm, &mems)) {
+		mmput(mm);
+		hgroup_kick_rebind(t);
+		return;
+	}
+	if (r->mm != mm) {
+		hgroup_rebind_done(r);
+		/* The mm_struct, not the address space, for the comparison. */
+		mmgrab(mm);
+		r->mm = mm;
+	}
+	r->mems = mems;
+	mmput(mm);
+	clear_bit(HGROUP_TASK_REBIND, &t->hgroup_flags);
+	/* Pairs with the set_bit() after the store in hgroup_apply_mems(). */
+	smp_mb__after_atomic();
+	now = hgroup_nodes_now(t);
+	if (!nodes_equal(mems, now))
+		hgroup_kick_rebind(t);
+}
+
+/**
+ * hgroup_rebind_done - drop what hgroup_rebind_mm() kept
+ * @r: what was rebound last.
+ */
+void hgroup_rebind_done(struct hgroup_rebind *r)
+{
+	if (r->mm)
+		mmdrop(r->mm);
+	r->mm = NULL;
+}
+#else
+void hgroup_rebind_mm(struct task_struct *t, struct hgroup_rebind *r) { }
+void hgroup_rebind_done(struct hgroup_rebind *r) { }
+#endif
+
 /* Threads updated in place per hold of cpuset_lock(). */
 #define HGROUP_PUSH_BATCH	64
 
@@ -171,44 +272,42 @@ void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
  * @c: the change.
  *
  * Called after the change, with no lock held.  The threads are updated
- * under cpuset_lock(), which the virtual signal takes too, dropped and
- * taken again between batches of threads.  Each thread takes the sets of
- * the group it is in now, which may no longer be the one changed.  One whose update
- * fails (its CPUs went offline meanwhile, say) keeps its generation and
- * gets the virtual signal.
+ * in batches under cpuset_lock(), which the virtual signal takes too:
+ * a user's group of many threads holds it for a batch, not for all of
+ * them, so cpuset writes and the virtual signal get in between.  Each
+ * thread takes the sets of the group it is in when it is updated, which
+ * may no longer be the one changed, so nothing is lost between batches;
+ * only the masks computed before are not reused.  One whose update fails
+ * (its CPUs went offline meanwhile, say) keeps its generation and gets
+ * the virtual signal.  After each batch, with cpuset_lock() dropped, the
+ * memory policies of the processes whose nodes changed are rebound.
  */
 void hgroup_push_finish(struct hgroup_change *c)
 {
 	struct hgroup_pushed *pushed = c->pushed;
 	struct hgroup_masks m = { };
+	struct hgroup_rebind r = { };
+	unsigned int i, done, end;
 	bool room;
-	unsigned int i;
 
 	if (!pushed)
 		return;
 	room = zalloc_cpumask_var(&m.cpus, GFP_KERNEL);
-	cpuset_lock();
-	for (i = 0; i < pushed->nr; i++) {
-		struct task_struct *t = pushed->tasks[i];
-
-		if (!room || !hgroup_apply_sets_to(t, &m))
-			hgroup_kick(t);
-		put_task_struct(t);
-		/*
-		 * Let cpuset writes and the virtual signal in now and then:
-		 * a user's group of many threads holds cpuset_lock() for a
-		 * batch, not for all of them.  Each thread takes the sets in
-		 * force when it is updated, so nothing is lost; only the
-		 * masks computed before are not reused.
-		 */
-		if (i % HGROUP_PUSH_BATCH == HGROUP_PUSH_BATCH - 1) {
-			cpuset_unlock();
-			cond_resched();
-			cpuset_lock();
-			m.valid = false;
+	for (done = 0; done < pushed->nr; done = end) {
+		end = min(done + HGROUP_PUSH_BATCH, pushed->nr);
+		cpuset_lock();
+		m.valid = false;
+		for (i = done; i < end; i++)
+			if (!room || !hgroup_apply_sets_to(pushed->tasks[i], &m))
+				hgroup_kick(pushed->tasks[i]);
+		cpuset_unlock();
+		for (i = done; i < end; i++) {
+			hgroup_rebind_mm(pushed->tasks[i], &r);
+			put_task_struct(pushed->tasks[i]);
 		}
+		cond_resched();
 	}
-	cpuset_unlock();
+	hgroup_rebind_done(&r);
 	if (room)
 		free_cpumask_var(m.cpus);
 	kvfree(pushed);

@@ -738,6 +738,8 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 		ret = hgroup_lsm_check(pgid, c);
 	if (ret)
 		return ret;
+	if (c->ops->prepare)
+		c->ops->prepare(c);
 
 	/* Keep tasks from changing cpusets while the sets are checked. */
 	if (c->ops->cpusets) {

@@ -80,29 +80,17 @@ static const unsigned long *hgroup_set_bits(unsigned int attr,
 	return set ? set->bits : hgroup_kind(attr).possible;
 }
 
-/*
- * The page allocator looks at mems_allowed only once some cpuset other
- * than the root exists (cpusets_enabled()).  The first node set turns
- * that check on as the first child cpuset would, and for good: turning it
- * off again would need a count kept from RCU callbacks.
- */
-static void hgroup_enable_mems(void)
+/* Bytes of the UAPI's __u64 array that hold every bit of a set of @k. */
+static size_t hgroup_arr64_bytes(const struct hgroup_set_kind *k)
 {
-#ifdef CONFIG_CPUSETS
-	static atomic_t enabled = ATOMIC_INIT(0);
-
-	if (atomic_xchg(&enabled, 1))
-		return;
-	cpus_read_lock();
-	cpuset_inc();
-	cpus_read_unlock();
-#endif
+	return DIV_ROUND_UP(k->nbits, 64) * sizeof(u64);
 }
 
 /**
  * hgroup_set_from_user - build a set from hgroup_set_attr()
  * @attr: HGROUP_ATTR_CPUS or HGROUP_ATTR_MEMS.
- * @m: the attribute, in kernel memory; @m->mask is a user pointer.
+ * @m: the attribute, in kernel memory; @m->mask is a user pointer to an
+ *	array of __u64, the same for a 32-bit task as for a 64-bit one.
  * @out: the new set (one reference), or NULL if it is every possible one.
  *
  * Bits beyond the last possible CPU or node are ignored.
@@ -115,22 +103,27 @@ static int hgroup_set_from_user(unsigned int attr,
 				struct hgroup_set **out)
 {
 	struct hgroup_set_kind k = hgroup_kind(attr);
+	size_t bytes = hgroup_arr64_bytes(&k);
 	unsigned int len = m->mask_size;
 	struct hgroup_set *set;
+	u64 *arr;
 
-	if (m->__reserved || !len || len % sizeof(long))
+	if (m->__reserved || !len || len % sizeof(u64))
 		return -EINVAL;
+	arr = kzalloc(bytes, GFP_KERNEL);
 	set = kzalloc(struct_size(set, bits, BITS_TO_LONGS(k.bytes * 8)),
 		      GFP_KERNEL_ACCOUNT);
-	if (!set)
-		return -ENOMEM;
-	if (copy_from_user(set->bits, u64_to_user_ptr(m->mask),
-			   min_t(size_t, len, k.bytes))) {
+	if (!arr || !set)
+		goto nomem;
+	if (copy_from_user(arr, u64_to_user_ptr(m->mask),
+			   min_t(size_t, len, bytes))) {
+		kfree(arr);
 		kfree(set);
 		return -EFAULT;
 	}
+	bitmap_from_arr64(set->bits, arr, k.nbits);
+	kfree(arr);
 	bitmap_and(set->bits, set->bits, k.possible, k.nbits);
-	bitmap_clear(set->bits, k.nbits, k.bytes * 8 - k.nbits);
 	if (!bitmap_intersects(set->bits, k.usable, k.nbits)) {
 		kfree(set);
 		return -EINVAL;
@@ -141,37 +134,47 @@ static int hgroup_set_from_user(unsigned int attr,
 	} else {
 		refcount_set(&set->usage, 1);
 		atomic_long_inc(&hgroup_nr_sets);
-		if (attr == HGROUP_ATTR_MEMS)
-			hgroup_enable_mems();
 	}
 	*out = set;
 	return 0;
+nomem:
+	kfree(arr);
+	kfree(set);
+	return -ENOMEM;
 }
 
 /**
  * hgroup_set_to_user - copy a set out for hgroup_get_attr()
  * @attr: HGROUP_ATTR_CPUS or HGROUP_ATTR_MEMS.
  * @set: the set, NULL for every possible one.
- * @m: the attribute, in kernel memory; @m->mask is a user pointer.
+ * @m: the attribute, in kernel memory; @m->mask is a user pointer to an
+ *	array of __u64.
  *
  * Return: 0, -EINVAL if @m->mask_size cannot hold every possible CPU or
- * node or is not a multiple of sizeof(long), or -EFAULT.
+ * node or is not a multiple of 8, -EFAULT, or -ENOMEM.
  */
 static int hgroup_set_to_user(unsigned int attr,
 			      const struct hgroup_set *set,
 			      const struct hgroup_mask *m)
 {
 	struct hgroup_set_kind k = hgroup_kind(attr);
+	size_t bytes = hgroup_arr64_bytes(&k);
 	unsigned int len = m->mask_size;
+	u64 *arr;
+	int ret = 0;
 
 	if (m->__reserved || (u64)len * BITS_PER_BYTE < k.nbits ||
-	    len % sizeof(long))
+	    len % sizeof(u64))
 		return -EINVAL;
-	len = min_t(size_t, len, k.bytes);
-	if (copy_to_user(u64_to_user_ptr(m->mask), hgroup_set_bits(attr, set),
-			 len))
-		return -EFAULT;
-	return 0;
+	arr = kzalloc(bytes, GFP_KERNEL);
+	if (!arr)
+		return -ENOMEM;
+	bitmap_to_arr64(arr, hgroup_set_bits(attr, set), k.nbits);
+	if (copy_to_user(u64_to_user_ptr(m->mask), arr,
+			 min_t(size_t, len, bytes)))
+		ret = -EFAULT;
+	kfree(arr);
+	return ret;
 }
 
 /**
@@ -206,8 +209,21 @@ static void hgroup_apply_mems(struct task_struct *t, nodemask_t *nodes)
 	 * Read racily: cpuset_fork() writes a new task's nodes without
 	 * cpuset_lock(), but such a task gets the virtual signal.
 	 */
-	if (!nodes_equal(*nodes, t->mems_allowed))
-		cpuset_change_task_nodemask(t, nodes);
+	if (nodes_equal(*nodes, t->mems_allowed))
+		return;
+	/*
+	 * The policies of its memory areas follow once cpuset_lock() is
+	 * dropped, see hgroup_rebind_mm().  The bit is set before the
+	 * store, so that a policy fork() copies meanwhile is rebound
+	 * (current_cpuset_is_being_rebound()), and again after it, so that
+	 * an older change's rebind that clears it meanwhile either finds
+	 * the new nodes when it reads them again or leaves it set.
+	 */
+	set_bit(HGROUP_TASK_REBIND, &t->hgroup_flags);
+	cpuset_change_task_nodemask(t, nodes);
+	/* The store before the bit; pairs with hgroup_rebind_mm(). */
+	smp_mb__before_atomic();
+	set_bit(HGROUP_TASK_REBIND, &t->hgroup_flags);
 }
 
 static void hgroup_compute_mems(struct task_struct *t, nodemask_t *nodes)
@@ -337,6 +353,35 @@ static void hgroup_sets_value(const struct hgroup *hg, struct hgroup_change *c)
 	c->set = hgroup_set_of(hg, c->ops->attr);
 }
 
+/*
+ * The page allocator looks at mems_allowed only once some cpuset other
+ * than the root exists (cpusets_enabled()).  The first node set the
+ * caller may give (it passed the checks of permission, lifting and the
+ * LSMs) turns that check on, as the first child cpuset would, and for
+ * good: turning it off again would need a count kept from RCU callbacks.
+ * A set refused then by the checks of the group's members may have
+ * turned it on; any user may do as much with a set on a group of its
+ * own.  Every caller returns only once the check is on.
+ */
+static void hgroup_mems_prepare(const struct hgroup_change *c)
+{
+#ifdef CONFIG_CPUSETS
+	static DEFINE_MUTEX(lock);
+	static bool enabled;
+
+	if (!c->set || READ_ONCE(enabled))
+		return;
+	mutex_lock(&lock);
+	if (!enabled) {
+		cpus_read_lock();
+		cpuset_inc();
+		cpus_read_unlock();
+		WRITE_ONCE(enabled, true);
+	}
+	mutex_unlock(&lock);
+#endif
+}
+
 static bool hgroup_sets_allows(const struct hgroup *limit,
 			       const struct hgroup *hg,
 			       const struct hgroup_change *c)
@@ -448,6 +493,7 @@ const struct hgroup_restriction hgroup_mems_restriction = {
 	.may_join	= hgroup_mems_may_join,
 	.lsm		= hgroup_sets_lsm,
 	.lsm_sleeps	= true,
+	.prepare	= hgroup_mems_prepare,
 	.apply		= hgroup_sets_apply,
 	.to_user	= hgroup_sets_to_user,
 };
@@ -509,10 +555,11 @@ static bool hgroup_masks_key(struct task_struct *t, struct hgroup_masks *m,
  * cpuset_cpus_allowed() and cpuset_mems_allowed() answer which CPUs and
  * nodes a task may use, for its cpuset and its process group together
  * (see hgroup_cpus_allowed()), so the thread only takes their answer.  A
- * thread's own narrower affinity is not kept: like a cpuset change, a
- * change of the group's set resets it.  Called with cpuset_lock() held,
- * so that no cpuset update, and no other application to @t, comes
- * between computing and setting.
+ * thread's own affinity, the mask it last gave sched_setaffinity()
+ * (task_struct::user_cpus_ptr), is kept as a cpuset change keeps it:
+ * set_cpus_allowed_ptr() narrows the new mask to it where the two meet.
+ * Called with cpuset_lock() held, so that no cpuset update, and no other
+ * application to @t, comes between computing and setting.
  *
  * Return: false if @t's CPUs could not be set; it keeps its generation.
  */
@@ -556,13 +603,16 @@ bool hgroup_apply_sets_to(struct task_struct *t, struct hgroup_masks *m)
 void hgroup_apply_sets(void)
 {
 	struct hgroup_masks m = { };
+	struct hgroup_rebind r = { };
 
-	if (!zalloc_cpumask_var(&m.cpus, GFP_KERNEL))
-		return;
-	cpuset_lock();
-	hgroup_apply_sets_to(current, &m);
-	cpuset_unlock();
-	free_cpumask_var(m.cpus);
+	if (zalloc_cpumask_var(&m.cpus, GFP_KERNEL)) {
+		cpuset_lock();
+		hgroup_apply_sets_to(current, &m);
+		cpuset_unlock();
+		free_cpumask_var(m.cpus);
+	}
+	hgroup_rebind_mm(current, &r);
+	hgroup_rebind_done(&r);
 }
 
 /**

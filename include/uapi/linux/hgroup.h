@@ -165,12 +165,14 @@ enum hgroup_attr_id {
 
 /**
  * struct hgroup_mask - a set of CPUs or memory nodes
- * @mask: user pointer to a bitmap in the layout of sched_setaffinity():
- *	an array of unsigned long, bit N meaning CPU (or node) N.
- * @mask_size: size of the bitmap in bytes; a multiple of
- *	sizeof(unsigned long).  Setting ignores bits beyond the last possible
- *	CPU or node; getting needs room for every possible one and writes
- *	no more than the kernel's mask size (clear the buffer first).
+ * @mask: user pointer to an array of __u64, bit N % 64 of element N / 64
+ *	meaning CPU (or node) N: the same layout for 32-bit and 64-bit
+ *	tasks, and on a little-endian machine the layout of
+ *	sched_setaffinity()'s array of unsigned long.
+ * @mask_size: size of the array in bytes, a multiple of 8.  Setting
+ *	ignores bits beyond the last possible CPU or node; getting needs
+ *	room for every possible one and writes no more than the kernel's
+ *	count of them rounded up to 64 bits (clear the buffer first).
  * @__reserved: must be 0.
  *
  * A group with no restriction reads as every possible CPU (or node).

@@ -251,11 +251,14 @@ static inline long hg_err(long r)
 #define ASSERT_ERRNO(err, call) \
 	ASSERT_EQ((long)(err), hg_err((errno = 0, (long)(call))))
 
-/* CPU and node sets are one word here: the test guest has fewer than 64. */
+/*
+ * CPU and node sets are one word here: the test guest has fewer than 32.
+ * The UAPI's bitmap is an array of __u64, for 32-bit tasks too.
+ */
 static inline long hg_set_mask(pid_t pgid, unsigned int attr,
 			       unsigned long bits, unsigned int flags)
 {
-	unsigned long m[1] = { bits };
+	__u64 m[1] = { bits };
 	struct hgroup_mask hm = {
 		.mask = (uintptr_t)m,
 		.mask_size = sizeof(m),
@@ -277,7 +280,7 @@ static inline long hg_set_cpus(pid_t pgid, unsigned long bits,
  */
 static inline unsigned long hg_get_mask(pid_t pgid, unsigned int attr)
 {
-	unsigned long m[16];
+	__u64 m[16];
 	struct hgroup_mask hm = {
 		.mask = (uintptr_t)m,
 		.mask_size = sizeof(m),

@@ -863,7 +863,7 @@ TEST_F_TIMEOUT(hg, cpus_bad_masks, 90)
 	hm.mask_size = 0;
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_CPUS, &hm,
 						 sizeof(hm), 0));
-	/* mask_size not a multiple of sizeof(unsigned long). */
+	/* mask_size not a multiple of 8 (a __u64 array). */
 	hm.mask_size = 4;
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_CPUS, &hm,
 						 sizeof(hm), 0));
@@ -1180,6 +1180,40 @@ TEST_F_TIMEOUT(hg, cpus_setaffinity_intersects, 90)
 	ASSERT_EQ(0, hg_set_cpus(a, hg_possible_cpus(), 0));
 	hg_set_step(shm, 2);
 	ASSERT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/*
+ * A thread's own affinity, from sched_setaffinity(), is kept across
+ * changes of its group's set as across cpuset changes: the new mask is
+ * narrowed to it where they meet, the group's mask is used where they do
+ * not, and the thread's own comes back when a later set meets it again.
+ */
+TEST_F_TIMEOUT(hg, cpus_keep_own_affinity, 90)
+{
+	struct hg_shm *shm = self->shm;
+	pid_t a;
+
+	if (!two_cpus_online())
+		SKIP(return, "needs CPUs 0 and 1 online");
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(hg_set_affinity(0, 2UL) == 0);
+		hg_ready(shm);
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	ASSERT_EQ(2UL, hg_affinity(a));
+	/* Each change is in place before the call returns. */
+	ASSERT_EQ(0, hg_set_cpus(a, 3UL, 0));
+	EXPECT_EQ(2UL, hg_affinity(a));
+	ASSERT_EQ(0, hg_set_cpus(a, CPU0, 0));
+	EXPECT_EQ(CPU0, hg_affinity(a));
+	ASSERT_EQ(0, hg_set_cpus(a, hg_possible_cpus(), 0));
+	EXPECT_EQ(2UL, hg_affinity(a));
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
 }
 
 static void *affinity_thread(void *arg)
@@ -1636,6 +1670,9 @@ TEST_F_TIMEOUT(hg, cpus_1000_threads, 300)
 #define MPOL_F_NODE	0x1
 #define MPOL_F_ADDR	0x2
 #endif
+#ifndef MPOL_INTERLEAVE
+#define MPOL_INTERLEAVE	3
+#endif
 
 /* Memory nodes from /sys; without NUMA there, node 0 alone. */
 static unsigned long node_list(const char *which)
@@ -1823,6 +1860,113 @@ TEST_F_TIMEOUT(hg, mems, 120)
 	EXPECT_TRUE(HG_POLL(all_mems(shm, a, 2, online), HG_SETTLE_MS));
 	hg_set_step(shm, 99);
 	EXPECT_EQ(0, hg_wait_exit_timeout(a, HG_CHILD_MS));
+}
+
+/* The policy /proc/PID/numa_maps shows for the area at @addr, or "". */
+static void area_policy(pid_t pid, unsigned long addr, char *out, size_t len)
+{
+	char path[64], line[512], pol[64];
+	unsigned long start;
+	FILE *f;
+
+	out[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %63s", &start, pol) == 2 &&
+		    start == addr) {
+			snprintf(out, len, "%s", pol);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static void *pause_thread(void *arg)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * The policies of a process's memory areas follow its group's node set,
+ * as a cpuset change rebinds them (by position, nodes_remap()): an area
+ * interleaved over nodes 0-1 while the process may use 0-2 is
+ * interleaved over 1-2 once its group may use 1-2 only.  The changer
+ * rebinds in place, so numa_maps shows it when the call returns, with
+ * the process's 70 threads (more than a batch) asleep; a child forked
+ * after has it too.  The child answers in shm->ret[1] (the grandchild's
+ * exit: 0 if it saw interleave over 1-2) and shm->ret[2] (its own nodes).
+ */
+TEST_F_TIMEOUT(hg, mems_rebind_area_policy, 90)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = node_list("online");
+	unsigned long m = 0;
+	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
+	char pol[64];
+	pid_t a;
+
+	errno = 0;
+	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
+	    errno == EOPNOTSUPP)
+		SKIP(return, "memory nodes not supported (no CONFIG_CPUSETS)");
+	if ((online & 7UL) != 7UL)
+		SKIP(return, "needs nodes 0, 1 and 2");
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		long psz = sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		unsigned long nodes = 3UL;
+		int mode = -1, i;
+		pthread_t t;
+		pid_t g;
+
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(p != MAP_FAILED);
+		CHILD_CHECK(syscall(__NR_mbind, p, psz, MPOL_INTERLEAVE, &nodes,
+				    sizeof(nodes) * 8, 0) == 0);
+		shm->ctr[0] = (unsigned long)p;
+		for (i = 0; i < 70; i++)
+			CHILD_CHECK(!pthread_create(&t, NULL, pause_thread,
+						    NULL));
+		hg_ready(shm);
+		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+		g = fork();
+		CHILD_CHECK(g >= 0);
+		if (g == 0) {
+			nodes = 0;
+			_exit(syscall(__NR_get_mempolicy, &mode, &nodes,
+				      sizeof(nodes) * 8, p, MPOL_F_ADDR) ||
+			      mode != MPOL_INTERLEAVE || nodes != 6UL);
+		}
+		shm->ret[1] = wait_exit(g);
+		nodes = 0;
+		CHILD_CHECK(syscall(__NR_get_mempolicy, &mode, &nodes,
+				    sizeof(nodes) * 8, p, MPOL_F_ADDR) == 0);
+		shm->ret[2] = mode == MPOL_INTERLEAVE ? nodes : 0;
+		shm->ret[0] = 1;
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	area_policy(a, shm->ctr[0], pol, sizeof(pol));
+	ASSERT_STREQ("interleave:0-1", pol);
+	ASSERT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS, 6UL, 0));
+	area_policy(a, shm->ctr[0], pol, sizeof(pol));
+	EXPECT_STREQ("interleave:1-2", pol);
+	hg_set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(shm->ret[0] == 1 || hg_proc_state(a) == 'Z',
+			    HG_CHILD_MS));
+	EXPECT_EQ(0, shm->ret[1]);
+	EXPECT_EQ(6, shm->ret[2]);
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
 }
 
 /* ---------------------------------------------------------------------- */
