@@ -258,7 +258,7 @@ EOF2
 
 # Every patch of patches/series is in the series, once.
 for p in $(cat "$repo/patches/series"); do
-	[ "$(grep -c "^apply $p\$" "$0")" = 1 ] ||
+	[ "$(grep -c "^apply $p\$" "$repo/mk/patchset.sh")" = 1 ] ||
 		{ echo "patchset: $p is not applied exactly once" >&2; exit 1; }
 done
 
