@@ -106,6 +106,8 @@ struct hgroup_devs {
  *	every member must have no_new_privs, as for Landlock and seccomp.
  * @nr_threads: the threads of the group's processes, from fork to release;
  *	tasklist_lock held for writing.
+ * @joins: counts the threads that joined the group, by fork or by
+ *	setpgid(); tasklist_lock held for writing.
  * @nr_frozen: how many of them are counted as unable to return to user
  *	space (freeze.c); changed under the process's siglock, and moved
  *	along with a process under tasklist_lock held for writing too.
@@ -133,6 +135,11 @@ struct hgroup_devs {
  *	change sets @nnp.
  * @check_admin: what that call found: the caller is not @owner, so the
  *	change marks its kind in @admin_ns.
+ * @taken: the hgroup_set_attr() call that took the group's threads for
+ *	the LSMs and the update in place (hgroup_take_threads()); with
+ *	@taken_joins, written with the domain's mutex held.
+ * @taken_joins: @joins when they were taken: if it is unchanged when the
+ *	change is made, no thread is missing from those taken.
  * @rcu: for freeing after a grace period.
  */
 struct hgroup {
@@ -147,6 +154,7 @@ struct hgroup {
 	unsigned int freeze;
 	struct user_namespace *admin_ns[HGROUP_NR_KINDS];
 	int nr_threads;
+	unsigned int joins;
 	atomic_t nr_frozen;
 	unsigned int unblock_seq;
 	bool nnp;
@@ -157,6 +165,8 @@ struct hgroup {
 	atomic64_t push_gen;
 	u64 visit;
 	u64 checked;
+	u64 taken;
+	unsigned int taken_joins;
 	struct rcu_head rcu;
 };
 
@@ -311,9 +321,8 @@ struct hgroup_restriction;
  * @id: tells the groups this call checked, see hgroup::checked.
  * @nr_threads: the threads of the groups checked, an estimate of how
  *	many a change of CPU or node set updates.
- * @pushed: the threads such a change updates, see hgroup_push().
- * @lsm_tasks: the threads the LSMs are asked about, see
- *	hgroup_lsm_check() in restrict.c.
+ * @pushed: the threads taken for the LSMs and, by a change of CPU or
+ *	node set, updated in place, see hgroup_take_threads().
  * @set: the value of a CPU or node set.
  * @devs: the value of a device list.
  * @freeze: the value of the freeze flags.
@@ -330,7 +339,6 @@ struct hgroup_change {
 	u64 id;
 	unsigned int nr_threads;
 	struct hgroup_pushed *pushed;
-	struct hgroup_pushed *lsm_tasks;
 	union {
 		struct hgroup_set *set;
 		struct hgroup_devs *devs;
@@ -452,19 +460,23 @@ void hgroup_devs_put(struct hgroup_devs *devs);
 struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t);
 
 /**
- * struct hgroup_pushed - the threads a change updates in place
+ * struct hgroup_pushed - the threads a change takes
  * @nr: threads taken.
  * @max: room at @tasks.
+ * @seen: threads hgroup_take_threads() found, taken or not.
  * @tasks: the threads, each with a reference.
  */
 struct hgroup_pushed {
 	unsigned int nr;
 	unsigned int max;
+	unsigned int seen;
 	struct task_struct *tasks[];
 };
 
-void hgroup_push_prepare(struct hgroup_change *c);
+int hgroup_push_alloc(struct hgroup_change *c, unsigned int max);
+void hgroup_take_threads(struct hgroup *hg, struct hgroup_change *c);
 void hgroup_push(struct hgroup *hg, const struct hgroup_change *c);
+void hgroup_push_cancel(struct hgroup_change *c);
 void hgroup_push_finish(struct hgroup_change *c);
 void hgroup_task_init(struct task_struct *p, struct hgroup *hg);
 void hgroup_moved(struct task_struct *p, const struct hgroup *from,

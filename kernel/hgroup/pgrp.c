@@ -100,6 +100,8 @@ void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 {
 	refcount_set(&hg->usage, 1);
 	hg->nr_threads = 0;
+	hg->joins = 0;
+	hg->taken = 0;
 	atomic_set(&hg->nr_frozen, 0);
 	hg->pgrp = get_pid(pgrp);
 	hg->domain = hgroup_domain_get(d ?: from->domain);
@@ -137,6 +139,7 @@ void hgroup_set_group(struct task_struct *p, struct hgroup *old,
 	old->nr_threads -= n;
 	atomic_sub(frozen, &old->nr_frozen);
 	hg->nr_threads += n;
+	hg->joins += n;
 	atomic_add(frozen, &hg->nr_frozen);
 	rcu_assign_pointer(p->signal->hgroup, hg);
 	spin_unlock(&sighand->siglock);
@@ -164,6 +167,7 @@ void hgroup_fork(struct task_struct *p)
 		RCU_INIT_POINTER(p->signal->hgroup, hgroup_get(hg));
 	}
 	hg->nr_threads++;
+	hg->joins++;
 	hgroup_task_init(p, hg);
 }
 

@@ -5,10 +5,12 @@
  * A restriction that lives in each task (its CPU affinity, its allowed
  * nodes) is pushed to every thread of a process group by the changer, in
  * place, as a cpuset write updates the tasks of a cpuset: the threads are
- * taken under tasklist_lock and updated after it is dropped, with
- * cpuset_lock() held; a sleeping thread gets a mask store and no
- * wake-up.  What the changer cannot do (no room for the list, an update
- * that failed, a thread that forks or joins meanwhile) goes by the
+ * taken under tasklist_lock once, before the change, for both the LSMs'
+ * say and the update (a count of joins per group tells whether any joined
+ * until the change is made), and updated after it, with cpuset_lock()
+ * held; a sleeping thread gets a mask store and no wake-up.  What the
+ * changer cannot do (no room for the list, an update that failed, a
+ * thread that forks or joins meanwhile) goes by the
  * virtual signal: task_work_add(TWA_SIGNAL), so that the thread applies
  * its group's current sets itself on its way back to user space.  Each
  * thread has one embedded callback; a pending bit keeps it from being
@@ -99,70 +101,104 @@ static void hgroup_kick(struct task_struct *t)
 }
 
 /**
- * hgroup_push_prepare - make room for the threads a change will update
- * @c: a change of CPU or node set, checked under RCU, whose
- *	hgroup_change::nr_threads counts the threads of the groups checked.
+ * hgroup_push_alloc - make room for the threads a change takes
+ * @c: the change.
+ * @max: how many.
  *
- * Called before any lock is taken.  If there is no room, or not enough
- * for the threads that joined meanwhile, those left out get the virtual
- * signal instead: slower, not less sure.
+ * Return: 0 or -ENOMEM.
  */
-void hgroup_push_prepare(struct hgroup_change *c)
+int hgroup_push_alloc(struct hgroup_change *c, unsigned int max)
 {
-	unsigned int max = c->nr_threads + c->nr_threads / 8 + 16;
-
-	/*
-	 * Without cpusets, cpuset_lock() is no lock, and nothing would keep
-	 * a thread's own application from overwriting a newer one.
-	 */
-	if (!IS_ENABLED(CONFIG_CPUSETS))
-		return;
-
 	c->pushed = kvmalloc(struct_size(c->pushed, tasks, max),
 			     GFP_KERNEL | __GFP_NOWARN);
-	if (c->pushed) {
-		c->pushed->nr = 0;
-		c->pushed->max = max;
+	if (!c->pushed)
+		return -ENOMEM;
+	c->pushed->nr = 0;
+	c->pushed->seen = 0;
+	c->pushed->max = max;
+	return 0;
+}
+
+/*
+ * Take @t for hgroup_push_finish(), or send it the virtual signal; @pushed
+ * may be NULL.
+ */
+static void hgroup_take(struct hgroup_pushed *pushed, struct task_struct *t)
+{
+	if (t->flags & PF_KTHREAD)
+		return;
+	/*
+	 * A thread not yet woken may take its creator's masks again in
+	 * cgroup_post_fork() (cpuset_fork()), after its update: it applies
+	 * the sets itself too, on its way to user space (an io_uring
+	 * thread, before its first request).  io_uring's threads set their
+	 * own affinity when they start, and read the allowed CPUs again
+	 * after (io_thread_set_affinity()): they are not interrupted in a
+	 * request.
+	 */
+	if (READ_ONCE(t->__state) & TASK_NEW)
+		hgroup_kick(t);
+	if (pushed && pushed->nr < pushed->max)
+		pushed->tasks[pushed->nr++] = get_task_struct(t);
+	else
+		hgroup_kick(t);
+}
+
+/**
+ * hgroup_take_threads - take the threads of a group a change is about
+ * @hg: the group.
+ * @c: the change, with the room made by hgroup_push_alloc().
+ *
+ * Called with tasklist_lock held, before the change is made: the threads
+ * are taken once, for the LSMs, asked after the lock is dropped, and for
+ * the update in place after the change (hgroup_push()).  Those beyond the
+ * room are only counted, in hgroup_pushed::seen, for a second try with
+ * more.  @hg's count of joins is noted, so that the change can tell
+ * whether a thread joined meanwhile.
+ */
+void hgroup_take_threads(struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_pushed *pushed = c->pushed;
+	struct task_struct *t;
+
+	lockdep_assert_held(&tasklist_lock);
+	hg->taken = c->id;
+	hg->taken_joins = hg->joins;
+	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t)) {
+		if (t->flags & PF_KTHREAD)
+			continue;
+		if (c->ops->cpusets && READ_ONCE(t->__state) & TASK_NEW)
+			hgroup_kick(t);
+		if (pushed->nr < pushed->max)
+			pushed->tasks[pushed->nr++] = get_task_struct(t);
+		pushed->seen++;
 	}
 }
 
 /**
  * hgroup_push - bring every thread of a group to its new sets
  * @hg: the group, whose hgroup::push_gen has just changed.
- * @c: the change, with the room made by hgroup_push_prepare().
+ * @c: the change, with the threads hgroup_take_threads() took, if any.
  *
  * Called with tasklist_lock held, so that a thread that forks or joins
  * later is checked against the new generation (hgroup_task_init(),
- * hgroup_moved()).  The threads are taken for hgroup_push_finish(), which
- * updates them in place once the lock is dropped, as a cpuset write
- * updates the tasks of a cpuset: a sleeping thread is not woken.  Those
- * beyond the room get the virtual signal.
+ * hgroup_moved()).  The threads are updated in place by
+ * hgroup_push_finish() once the lock is dropped, as a cpuset write
+ * updates the tasks of a cpuset: a sleeping thread is not woken.  If
+ * they were taken before and none joined since, there is nothing to do
+ * here; otherwise they are taken now, again for those taken before,
+ * and those beyond the room get the virtual signal.
  */
 void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
 {
 	struct hgroup_pushed *pushed = c->pushed;
 	struct task_struct *t;
 
+	if (pushed && hg->taken == c->id && hg->taken_joins == hg->joins)
+		return;
 	for (t = hgroup_next_task(hg, NULL); t;
-	     t = hgroup_next_task(hg, t)) {
-		if (t->flags & PF_KTHREAD)
-			continue;
-		/*
-		 * A thread not yet woken may take its creator's masks again
-		 * in cgroup_post_fork() (cpuset_fork()), after its update:
-		 * it applies the sets itself too, on its way to user space
-		 * (an io_uring thread, before its first request).  io_uring's
-		 * threads set their own affinity when they start, and read
-		 * the allowed CPUs again after (io_thread_set_affinity()):
-		 * they are not interrupted in a request.
-		 */
-		if (READ_ONCE(t->__state) & TASK_NEW)
-			hgroup_kick(t);
-		if (pushed && pushed->nr < pushed->max)
-			pushed->tasks[pushed->nr++] = get_task_struct(t);
-		else
-			hgroup_kick(t);
-	}
+	     t = hgroup_next_task(hg, t))
+		hgroup_take(pushed, t);
 }
 
 #ifdef CONFIG_CPUSETS
@@ -310,6 +346,23 @@ void hgroup_push_finish(struct hgroup_change *c)
 	hgroup_rebind_done(&r);
 	if (room)
 		free_cpumask_var(m.cpus);
+	kvfree(pushed);
+	c->pushed = NULL;
+}
+
+/**
+ * hgroup_push_cancel - drop the threads a change took
+ * @c: the change, which was not made.
+ */
+void hgroup_push_cancel(struct hgroup_change *c)
+{
+	struct hgroup_pushed *pushed = c->pushed;
+	unsigned int i;
+
+	if (!pushed)
+		return;
+	for (i = 0; i < pushed->nr; i++)
+		put_task_struct(pushed->tasks[i]);
 	kvfree(pushed);
 	c->pushed = NULL;
 }

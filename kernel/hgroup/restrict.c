@@ -631,73 +631,59 @@ static void hgroup_unlock_domain(struct hgroup_domain *d)
 	hgroup_domain_put(d);
 }
 
-/* Take the threads of @hg, if @c changes its value, for the LSMs. */
-static int hgroup_lsm_collect(struct hgroup *hg, struct hgroup_change *c)
+/* Take the threads of @hg, if @c changes its value. */
+static int hgroup_take_changed(struct hgroup *hg, struct hgroup_change *c)
 {
-	struct hgroup_pushed *ts = c->lsm_tasks;
-	struct task_struct *t;
-
-	if (hgroup_same_value(hg, c))
-		return 0;
-	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t)) {
-		if (ts->nr < ts->max)
-			ts->tasks[ts->nr] = get_task_struct(t);
-		ts->nr++;
-	}
+	if (!hgroup_same_value(hg, c))
+		hgroup_take_threads(hg, c);
 	return 0;
 }
 
 /*
- * The LSMs' say over giving the threads of the group named @pgid (or of
- * its domain) the value of @c, with the hook of the call that does the
- * same to one task: asked for each thread whose group's value changes,
- * whatever the caller's privilege, as cpuset_can_attach() asks for a
- * move into a cpuset.  A hook may sleep (a sleepable BPF program on
+ * Take the threads of the group named @pgid (or of its domain) whose
+ * group's value @c changes, and ask the LSMs about giving it to them,
+ * with the hook of the call that does the same to one task: for each
+ * thread, whatever the caller's privilege, as cpuset_can_attach() asks
+ * for a move into a cpuset.  A hook may sleep (a sleepable BPF program on
  * security_task_setscheduler()), so the threads are taken with
  * tasklist_lock held and asked after it is dropped.  A thread that joins
  * before the change is made was forked by one asked about, with its
- * credentials, or moved by setpgid(), which asks itself.
+ * credentials, or moved by setpgid(), which asks itself.  A change of CPU
+ * or node set keeps the threads for its update in place (hgroup_push()).
  *
  * Return: 0, the first errno an LSM gave, -ENOMEM, or as hgroup_change().
  */
-static int hgroup_lsm_check(pid_t pgid, struct hgroup_change *c)
+static int hgroup_take_and_ask(pid_t pgid, struct hgroup_change *c)
 {
 	bool all = c->domain_scope && !c->ops->per_domain;
+	bool in_place = c->ops->cpusets && IS_ENABLED(CONFIG_CPUSETS);
 	unsigned int max = c->nr_threads + c->nr_threads / 8 + 16, i;
-	struct hgroup_pushed *ts;
 	struct hgroup *hg;
-	unsigned int nr;
 	int ret;
 
-	if (!c->ops->lsm)
+	if (!c->ops->lsm && !in_place)
 		return 0;
 again:
-	ts = kvmalloc(struct_size(ts, tasks, max), GFP_KERNEL);
-	if (!ts)
-		return -ENOMEM;
-	ts->nr = 0;
-	ts->max = max;
-	c->lsm_tasks = ts;
+	/* Without LSMs to ask, no room only means the virtual signal. */
+	if (hgroup_push_alloc(c, max))
+		return c->ops->lsm ? -ENOMEM : 0;
 	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
 	if (!ret)
-		ret = all ? hgroup_walk_domain(c, hgroup_lsm_collect) :
-			    hgroup_lsm_collect(hg, c);
+		ret = all ? hgroup_walk_domain(c, hgroup_take_changed) :
+			    hgroup_take_changed(hg, c);
 	read_unlock(&tasklist_lock);
-	c->lsm_tasks = NULL;
-	nr = ts->nr;
-	for (i = 0; i < min(nr, max); i++) {
-		if (!ret && nr <= max)
-			ret = c->ops->lsm(ts->tasks[i], c);
-		put_task_struct(ts->tasks[i]);
-	}
-	kvfree(ts);
 	/* More threads than room: they joined meanwhile. */
-	if (!ret && nr > max) {
-		max = nr + nr / 8 + 16;
+	if (!ret && c->pushed->seen > c->pushed->nr) {
+		max = c->pushed->seen + c->pushed->seen / 8 + 16;
+		hgroup_push_cancel(c);
 		goto again;
 	}
+	for (i = 0; !ret && c->ops->lsm && i < c->pushed->nr; i++)
+		ret = c->ops->lsm(c->pushed->tasks[i], c);
+	if (ret || !in_place)
+		hgroup_push_cancel(c);
 	return ret;
 }
 
@@ -735,17 +721,15 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	}
 	rcu_read_unlock();
 	if (!ret)
-		ret = hgroup_lsm_check(pgid, c);
+		ret = hgroup_take_and_ask(pgid, c);
 	if (ret)
 		return ret;
 	if (c->ops->prepare)
 		c->ops->prepare(c);
 
 	/* Keep tasks from changing cpusets while the sets are checked. */
-	if (c->ops->cpusets) {
-		hgroup_push_prepare(c);
+	if (c->ops->cpusets)
 		cpuset_lock();
-	}
 	read_lock(&tasklist_lock);
 	hg = hgroup_find(pgid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
@@ -762,7 +746,7 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 		cpuset_unlock();
 	/* Nothing changed, no thread to update. */
 	if (ret)
-		hgroup_push_finish(c);
+		hgroup_push_cancel(c);
 	return ret;
 }
 

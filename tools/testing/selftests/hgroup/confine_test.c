@@ -1219,11 +1219,14 @@ static void *forker_thread(void *arg)
  * from two threads while its group's CPU set goes back and forth between
  * CPU 0 and both CPUs.  After the last change (CPU 0), every child, and
  * every child forked later, runs on CPU 0 only: none kept the masks of a
- * creator that had not been updated yet.
+ * creator that had not been updated yet.  With @sleepers more threads,
+ * each change asks the LSMs about them all between taking the group's
+ * threads and making the change, so that many children are forked in
+ * that window: those the changer did not take must be found then.
  */
-TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
+static void fork_race(struct __test_metadata *_metadata, struct hg_shm *shm,
+		      int sleepers, int max_changes)
 {
-	struct hg_shm *shm = self->shm;
 	unsigned long all = hg_possible_cpus();
 	int i, n, changes, wrong = 0;
 	char self_pid[32];
@@ -1242,19 +1245,45 @@ TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
 		CHILD_CHECK(setsid() == getpid());
 		CHILD_CHECK(cg_write(CGDIR "/a", "cgroup.procs",
 				     self_pid) == 0);
+		/* The forks come from a process of its own, with a small mm. */
+		if (sleepers && fork() == 0) {
+			CHILD_CHECK(hg_wait_step(shm, 1) == 0);
+			for (i = 0; i < 2; i++)
+				CHILD_CHECK(!pthread_create(&t, NULL,
+							    forker_thread,
+							    shm));
+			park();
+		}
+		for (i = 0; i < sleepers; i++)
+			CHILD_CHECK(!pthread_create(&t, NULL, sleep_thread,
+						    NULL));
 		hg_ready(shm);
 		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
-		for (i = 0; i < 2; i++)
+		for (i = 0; !sleepers && i < 2; i++)
 			CHILD_CHECK(!pthread_create(&t, NULL, forker_thread,
 						    shm));
 		park();
 	}
 	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
 	hg_set_step(shm, 1);
-	for (changes = 0; changes < 400 && shm->slot < HG_SLOTS - 16;
+	for (changes = 0; changes < max_changes && shm->slot < HG_SLOTS - 16;
 	     changes++) {
+		int from = shm->slot;
+
 		ASSERT_EQ(0, hg_set_cpus(f, changes % 2 ? all : CPU0, 0))
 			TH_LOG("change %d: %s", changes, strerror(errno));
+		/*
+		 * Every child that has reached user space by now was a
+		 * member when the call returned: those since the call
+		 * began are the ones forked while it ran.
+		 */
+		for (i = from; !(changes % 2) && i < shm->slot; i++) {
+			unsigned long a = hg_affinity(shm->pid[i]);
+
+			if (shm->pid[i] && a != CPU0 && wrong++ < 5)
+				TH_LOG("change %d, child %d: affinity %#lx",
+				       changes, shm->pid[i], a);
+		}
 		usleep(300);
 	}
 	ASSERT_EQ(0, hg_set_cpus(f, CPU0, 0));
@@ -1279,6 +1308,16 @@ TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
 	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(f, HG_CHILD_MS));
 	hg_sleep_ms(HG_QUIET_MS);
 	cg_cleanup();
+}
+
+TEST_F_TIMEOUT(hg, cpus_change_races_fork_in_cpuset, 180)
+{
+	fork_race(_metadata, self->shm, 0, 400);
+}
+
+TEST_F_TIMEOUT(hg, cpus_change_races_fork_while_lsms_asked, 240)
+{
+	fork_race(_metadata, self->shm, 1000, 200);
 }
 
 /*
