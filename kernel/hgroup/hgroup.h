@@ -107,7 +107,8 @@ struct hgroup_devs {
  * @nr_threads: the threads of the group's processes, from fork to release;
  *	tasklist_lock held for writing.
  * @joins: counts the threads that joined the group, by fork or by
- *	setpgid(); tasklist_lock held for writing.
+ *	setpgid(); tasklist_lock held for writing.  64 bits, so that it
+ *	cannot come back to a value it had while a change runs.
  * @nr_frozen: how many of them are counted as unable to return to user
  *	space (freeze.c); changed under the process's siglock, and moved
  *	along with a process under tasklist_lock held for writing too.
@@ -154,7 +155,7 @@ struct hgroup {
 	unsigned int freeze;
 	struct user_namespace *admin_ns[HGROUP_NR_KINDS];
 	int nr_threads;
-	unsigned int joins;
+	u64 joins;
 	atomic_t nr_frozen;
 	unsigned int unblock_seq;
 	bool nnp;
@@ -166,7 +167,7 @@ struct hgroup {
 	u64 visit;
 	u64 checked;
 	u64 taken;
-	unsigned int taken_joins;
+	u64 taken_joins;
 	struct rcu_head rcu;
 };
 

@@ -486,22 +486,34 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 }
 
 /*
- * The group named @pgid in the caller's PID namespace, 0 for the caller's;
- * tasklist_lock held, or RCU: see hgroup_find_rcu().
+ * The process group named @pgid in the caller's PID namespace, 0 for the
+ * caller's own, resolved once per call, so that a call about the caller's
+ * group stays about that group when another thread of the caller moves it
+ * elsewhere meanwhile.
+ *
+ * Return: its pid, held, or NULL.
  */
-static struct hgroup *hgroup_find(pid_t pgid)
+static struct pid *hgroup_pgid_get(pid_t pgid)
 {
-	struct task_struct *t;
-	struct hgroup *hg;
 	struct pid *pid;
 
 	if (pgid < 0)
 		return NULL;
-	if (!pgid)
-		return task_hgroup(current);
-	pid = find_vpid(pgid);
-	if (!pid)
-		return NULL;
+	rcu_read_lock();
+	pid = get_pid(pgid ? find_vpid(pgid) : task_pgrp(current));
+	rcu_read_unlock();
+	return pid;
+}
+
+/*
+ * The state of the process group @pid names, NULL if it names none;
+ * tasklist_lock held, or RCU: see hgroup_find_rcu().
+ */
+static struct hgroup *hgroup_find(struct pid *pid)
+{
+	struct task_struct *t;
+	struct hgroup *hg;
+
 	/*
 	 * Under RCU, a process in the list may be on its way out, with no
 	 * group any more, or on its way in, still with the group it comes
@@ -524,13 +536,13 @@ static struct hgroup *hgroup_find(pid_t pgid)
  * missed every member of this one.  Only a miss asks again, with the lists
  * held still; the group found stays valid until rcu_read_unlock().
  */
-static struct hgroup *hgroup_find_rcu(pid_t pgid)
+static struct hgroup *hgroup_find_rcu(struct pid *pid)
 {
-	struct hgroup *hg = hgroup_find(pgid);
+	struct hgroup *hg = hgroup_find(pid);
 
-	if (!hg && pgid > 0) {
+	if (!hg) {
 		read_lock(&tasklist_lock);
-		hg = hgroup_find(pgid);
+		hg = hgroup_find(pid);
 		read_unlock(&tasklist_lock);
 	}
 	return hg;
@@ -600,17 +612,17 @@ static struct hgroup *hgroup_target(struct hgroup *hg, struct hgroup_change *c)
 }
 
 /*
- * Lock the domain of the group named @pgid.  The group may have left it
+ * Lock the domain of the group @pid names.  The group may have left it
  * by the time the mutex is held: look it up again, see hgroup_change().
  */
-static struct hgroup_domain *hgroup_lock_domain(pid_t pgid)
+static struct hgroup_domain *hgroup_lock_domain(struct pid *pid)
 {
 	struct hgroup_domain *d = NULL;
 	struct hgroup *hg;
 	int ret;
 
 	rcu_read_lock();
-	hg = hgroup_find_rcu(pgid);
+	hg = hgroup_find_rcu(pid);
 	/* Held: @hg drops its reference only after a grace period. */
 	if (hg)
 		d = hgroup_domain_get(hg->domain);
@@ -640,7 +652,7 @@ static int hgroup_take_changed(struct hgroup *hg, struct hgroup_change *c)
 }
 
 /*
- * Take the threads of the group named @pgid (or of its domain) whose
+ * Take the threads of the group @pid names (or of its domain) whose
  * group's value @c changes, and ask the LSMs about giving it to them,
  * with the hook of the call that does the same to one task: for each
  * thread, whatever the caller's privilege, as cpuset_can_attach() asks
@@ -653,22 +665,29 @@ static int hgroup_take_changed(struct hgroup *hg, struct hgroup_change *c)
  *
  * Return: 0, the first errno an LSM gave, -ENOMEM, or as hgroup_change().
  */
-static int hgroup_take_and_ask(pid_t pgid, struct hgroup_change *c)
+static int hgroup_take_and_ask(struct pid *pid, struct hgroup_change *c)
 {
 	bool all = c->domain_scope && !c->ops->per_domain;
 	bool in_place = c->ops->cpusets && IS_ENABLED(CONFIG_CPUSETS);
-	unsigned int max = c->nr_threads + c->nr_threads / 8 + 16, i;
+	unsigned int n = c->nr_threads, room, i;
 	struct hgroup *hg;
 	int ret;
 
 	if (!c->ops->lsm && !in_place)
 		return 0;
 again:
+	/*
+	 * Room for the threads and some that join meanwhile; for an update
+	 * in place, room for each group's threads once more: a group some
+	 * thread joined before the change is made is taken again then
+	 * (hgroup_push()), and those beyond the room get the virtual signal.
+	 */
+	room = n + n / 8 + 16 + (in_place ? n : 0);
 	/* Without LSMs to ask, no room only means the virtual signal. */
-	if (hgroup_push_alloc(c, max))
+	if (hgroup_push_alloc(c, room))
 		return c->ops->lsm ? -ENOMEM : 0;
 	read_lock(&tasklist_lock);
-	hg = hgroup_find(pgid);
+	hg = hgroup_find(pid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
 	if (!ret)
 		ret = all ? hgroup_walk_domain(c, hgroup_take_changed) :
@@ -676,7 +695,7 @@ again:
 	read_unlock(&tasklist_lock);
 	/* More threads than room: they joined meanwhile. */
 	if (!ret && c->pushed->seen > c->pushed->nr) {
-		max = c->pushed->seen + c->pushed->seen / 8 + 16;
+		n = max(c->pushed->seen, c->nr_threads);
 		hgroup_push_cancel(c);
 		goto again;
 	}
@@ -688,7 +707,7 @@ again:
 }
 
 /*
- * Check and make the change of the group named @pgid, or of every group
+ * Check and make the change of the group @pid names, or of every group
  * of its domain, with the mutex of @c->domain held.  The checks of values,
  * which may compare long device lists over many groups, run first under
  * RCU only.  Then, with tasklist_lock held for reading, the group is looked
@@ -699,10 +718,11 @@ again:
  * of the groups changed are updated in place afterwards, see
  * hgroup_push().
  *
- * Return: 0, a negative errno, or HGROUP_RETRY if the group named @pgid
- * is not in @c->domain (any more).
+ * Return: 0, a negative errno, or HGROUP_RETRY if the group @pid names
+ * is not in @c->domain (any more), or is not the one whose threads the
+ * LSMs were asked about.
  */
-static int hgroup_change(pid_t pgid, struct hgroup_change *c)
+static int hgroup_change(struct pid *pid, struct hgroup_change *c)
 {
 	bool all = c->domain_scope && !c->ops->per_domain;
 	struct hgroup *hg;
@@ -711,7 +731,7 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	c->id = atomic64_inc_return(&hgroup_visit_seq);
 	c->nr_threads = 0;
 	rcu_read_lock();
-	hg = hgroup_find_rcu(pgid);
+	hg = hgroup_find_rcu(pid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
 	if (!ret) {
 		hg = hgroup_target(hg, c);
@@ -721,7 +741,7 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	}
 	rcu_read_unlock();
 	if (!ret)
-		ret = hgroup_take_and_ask(pgid, c);
+		ret = hgroup_take_and_ask(pid, c);
 	if (ret)
 		return ret;
 	if (c->ops->prepare)
@@ -731,8 +751,15 @@ static int hgroup_change(pid_t pgid, struct hgroup_change *c)
 	if (c->ops->cpusets)
 		cpuset_lock();
 	read_lock(&tasklist_lock);
-	hg = hgroup_find(pgid);
+	hg = hgroup_find(pid);
 	ret = !hg ? -ESRCH : hg->domain != c->domain ? HGROUP_RETRY : 0;
+	/*
+	 * The group died and another took its number since the LSMs were
+	 * asked (its members made it, by setsid() or setpgid()): again.
+	 */
+	if (!ret && !all && c->ops->lsm && hg->taken != c->id &&
+	    !hgroup_same_value(hg, c))
+		ret = HGROUP_RETRY;
 	if (!ret) {
 		hg = hgroup_target(hg, c);
 		ret = all ? hgroup_walk_domain(c, hgroup_check_members) :
@@ -766,6 +793,7 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		.ops = hgroup_restriction(attr),
 		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
 	};
+	struct pid *pid;
 	long ret;
 
 	if (c.ops->disabled)
@@ -773,16 +801,25 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 	ret = c.ops->parse(&c, kattr);
 	if (ret)
 		return ret;
-	/* A group changes domain once at most (set_domainid()). */
+	pid = hgroup_pgid_get(pgid);
+	if (!pid) {
+		hgroup_change_put(&c);
+		return -ESRCH;
+	}
+	/*
+	 * A group changes domain once at most (set_domainid()); a group
+	 * replaced under the same number is made by its own members.
+	 */
 	do {
-		c.domain = hgroup_lock_domain(pgid);
+		c.domain = hgroup_lock_domain(pid);
 		if (IS_ERR(c.domain)) {
 			ret = PTR_ERR(c.domain);
 			break;
 		}
-		ret = hgroup_change(pgid, &c);
+		ret = hgroup_change(pid, &c);
 		hgroup_unlock_domain(c.domain);
 	} while (ret == HGROUP_RETRY);
+	put_pid(pid);
 	/*
 	 * The threads of the groups changed, updated in place without the
 	 * domain's mutex: each takes the sets in force when it is updated.
@@ -812,16 +849,22 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 	const struct hgroup_restriction *r = c.ops;
 	struct hgroup_domain *d;
 	struct hgroup *hg;
+	struct pid *pid;
 	long ret;
 
 	if (r->disabled)
 		return -EOPNOTSUPP;
+	pid = hgroup_pgid_get(pgid);
+	if (!pid)
+		return -ESRCH;
 	do {
-		d = hgroup_lock_domain(pgid);
-		if (IS_ERR(d))
+		d = hgroup_lock_domain(pid);
+		if (IS_ERR(d)) {
+			put_pid(pid);
 			return PTR_ERR(d);
+		}
 		read_lock(&tasklist_lock);
-		hg = hgroup_find(pgid);
+		hg = hgroup_find(pid);
 		ret = !hg ? -ESRCH : hg->domain != d ? HGROUP_RETRY : 0;
 		if (!ret) {
 			r->value(hg, &c);
@@ -833,6 +876,7 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		read_unlock(&tasklist_lock);
 		hgroup_unlock_domain(d);
 	} while (ret == HGROUP_RETRY);
+	put_pid(pid);
 
 	if (!ret && r->to_user)
 		ret = r->to_user(&c, kattr);

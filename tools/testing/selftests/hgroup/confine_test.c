@@ -1680,6 +1680,18 @@ static int drop_mac_caps(void)
 	return syscall(__NR_capset, &h, d);
 }
 
+/* Move the process between its session's group and shm->pid[0]'s. */
+static void *pgrp_hopper(void *arg)
+{
+	struct hg_shm *shm = arg;
+
+	while (!shm->step) {
+		setpgid(0, shm->pid[0]);
+		setpgid(0, shm->pid[1]);
+	}
+	return NULL;
+}
+
 /*
  * The LSMs are asked before a set or a freeze reaches a member, with the
  * hook of the call that would do the same to one process: Smack refuses
@@ -1747,6 +1759,78 @@ TEST_F_TIMEOUT(hg, smack_refuses_set_and_freeze, 90)
 	ASSERT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ w"));
 	hg_set_step(shm, 2);
 	EXPECT_EQ(0, hg_wait_exit_timeout(r, HG_CHILD_MS));
+	EXPECT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
+}
+
+/*
+ * A call about the caller's own group (pgid 0) stays about the group the
+ * caller was in when it called.  A process labelled "hgA" (root without
+ * the MAC capabilities) sets the CPU set of its own group, whose members
+ * are all "hgA", back and forth, while another of its threads moves the
+ * process between that group and one whose member is labelled "_": the
+ * LSM was asked about the members of the first group, so the change must
+ * never reach the second one, which only EACCES may come from.
+ */
+TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 180)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long all = hg_possible_cpus();
+	pid_t r;
+
+	if ((hg_online_cpus() & 3UL) != 3UL)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	if (access(SMACKFS "/load2", F_OK) &&
+	    mount("smackfs", SMACKFS, "smackfs", 0, NULL))
+		SKIP(return, "needs Smack (make test-debug has it)");
+	ASSERT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
+	r = fork();
+	ASSERT_LE(0, r);
+	if (r == 0) {
+		int i, done = 0, refused = 0;
+		pthread_t th;
+		pid_t v;
+
+		CHILD_CHECK(setsid() == getpid());
+		v = fork();
+		CHILD_CHECK(v >= 0);
+		if (v == 0) {
+			CHILD_CHECK(setpgid(0, 0) == 0);
+			park();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(v) == v, HG_CHILD_MS));
+		shm->pid[0] = v;
+		shm->pid[1] = getpid();
+		CHILD_CHECK(hg_write_file("/proc/self/attr/smack/current",
+					  "hgA") == 0);
+		/* Not a group leader itself: a process of the session. */
+		shm->step = 0;
+		if (fork() == 0) {
+			CHILD_CHECK(drop_mac_caps() == 0);
+			CHILD_CHECK(!pthread_create(&th, NULL, pgrp_hopper,
+						    shm));
+			for (i = 0; i < 3000; i++) {
+				int ret = hg_set_cpus(0, i % 2 ? all : CPU1,
+						      0);
+
+				if (!ret)
+					done++;
+				else if (errno == EACCES)
+					refused++;
+				else
+					CHILD_CHECK(!"only 0 or EACCES");
+			}
+			shm->step = 1;
+			pthread_join(th, NULL);
+			CHILD_CHECK(done > 0 && refused > 0);
+			_exit(0);
+		}
+		CHILD_CHECK(wait_exit(-1) == 0);
+		CHILD_CHECK(hg_get_cpus(v) == all);
+		CHILD_CHECK(hg_affinity(v) == all);
+		kill(v, SIGKILL);
+		_exit(0);
+	}
+	EXPECT_EQ(0, hg_wait_exit_timeout(r, 150000));
 	EXPECT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
 }
 
