@@ -6,7 +6,7 @@ MK := mk
 B := build
 KSRC := $(B)/linux
 
-.PHONY: all run test test-debug test-kcsan test-regress bench bench-icount patchset check clean distclean \
+.PHONY: all run test test-debug test-kcsan test-regress bench bench-icount patchset check check-series clean distclean \
 	deps prepare kernel-% FORCE
 
 all: test
@@ -59,6 +59,11 @@ patchset: prepare
 ## make check: checkpatch, W=1 and sparse over the series and kernel/hgroup.
 check: prepare
 	@$(MK)/check.sh
+
+## make check-series: every patch of the series builds with hgroups on and
+## off, on x86-64 and i386 (also the last step of make check).
+check-series: prepare
+	@$(MK)/check-series.sh
 
 clean:
 	rm -rf $(B)/obj-* $(B)/guest-* $(B)/patchset*
