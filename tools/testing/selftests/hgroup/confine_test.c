@@ -1680,7 +1680,10 @@ static int drop_mac_caps(void)
 	return syscall(__NR_capset, &h, d);
 }
 
-/* Move the process between its session's group and shm->pid[0]'s. */
+/*
+ * Move the process between its session's group (shm->pid[1]) and
+ * shm->pid[0]'s, while their values let it.
+ */
 static void *pgrp_hopper(void *arg)
 {
 	struct hg_shm *shm = arg;
@@ -1690,6 +1693,19 @@ static void *pgrp_hopper(void *arg)
 		setpgid(0, shm->pid[1]);
 	}
 	return NULL;
+}
+
+/* Wait, yielding, for *@v to reach @want; false after @ms. */
+static bool spin_until(atomic_ulong *v, unsigned long want, long ms)
+{
+	long end = hg_now_ms() + ms;
+
+	while (*v < want)
+		if (hg_now_ms() > end)
+			return false;
+		else
+			sched_yield();
+	return true;
 }
 
 /*
@@ -1764,18 +1780,22 @@ TEST_F_TIMEOUT(hg, smack_refuses_set_and_freeze, 90)
 
 /*
  * A call about the caller's own group (pgid 0) stays about the group the
- * caller was in when it called.  A process labelled "hgA" (root without
- * the MAC capabilities) sets the CPU set of its own group, whose members
- * are all "hgA", back and forth, while another of its threads moves the
- * process between that group and one whose member is labelled "_": the
- * LSM was asked about the members of the first group, so the change must
- * never reach the second one, which only EACCES may come from.
+ * caller was in when it called.  Process W, labelled "hgA" (root without
+ * the MAC capabilities), narrows its own group G, whose members are all
+ * "hgA", from every CPU to CPU 0, while another of its threads moves it
+ * between G and a group M whose member V is labelled "_" (a move allowed
+ * while the two have the same set).  The LSM was asked about G's members
+ * only, so the change must never reach M, which only EACCES may come
+ * from.  Each round, the test (privileged) checks M and lifts both back.
  */
-TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 180)
+#define PGID_ZERO_ROUNDS	600
+
+TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 240)
 {
 	struct hg_shm *shm = self->shm;
 	unsigned long all = hg_possible_cpus();
-	pid_t r;
+	int round, reached = 0;
+	pid_t r, g, m;
 
 	if ((hg_online_cpus() & 3UL) != 3UL)
 		SKIP(return, "needs CPUs 0 and 1 online");
@@ -1783,12 +1803,14 @@ TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 180)
 	    mount("smackfs", SMACKFS, "smackfs", 0, NULL))
 		SKIP(return, "needs Smack (make test-debug has it)");
 	ASSERT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
+	shm->ready = 0;
+	shm->step = 0;
+	shm->ctr[0] = shm->ctr[1] = shm->ctr[2] = shm->ctr[3] = 0;
 	r = fork();
 	ASSERT_LE(0, r);
 	if (r == 0) {
-		int i, done = 0, refused = 0;
 		pthread_t th;
-		pid_t v;
+		pid_t v, w;
 
 		CHILD_CHECK(setsid() == getpid());
 		v = fork();
@@ -1802,35 +1824,57 @@ TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 180)
 		shm->pid[1] = getpid();
 		CHILD_CHECK(hg_write_file("/proc/self/attr/smack/current",
 					  "hgA") == 0);
-		/* Not a group leader itself: a process of the session. */
-		shm->step = 0;
-		if (fork() == 0) {
+		w = fork();
+		CHILD_CHECK(w >= 0);
+		if (w == 0) {
+			unsigned long last = 0;
+
 			CHILD_CHECK(drop_mac_caps() == 0);
 			CHILD_CHECK(!pthread_create(&th, NULL, pgrp_hopper,
 						    shm));
-			for (i = 0; i < 3000; i++) {
-				int ret = hg_set_cpus(0, i % 2 ? all : CPU1,
-						      0);
-
-				if (!ret)
-					done++;
+			hg_ready(shm);
+			while (last < PGID_ZERO_ROUNDS) {
+				CHILD_CHECK(spin_until(&shm->ctr[0], last + 1,
+						       HG_CHILD_MS));
+				last = shm->ctr[0];
+				if (!hg_set_cpus(0, CPU0, 0))
+					shm->ctr[2]++;
 				else if (errno == EACCES)
-					refused++;
+					shm->ctr[3]++;
 				else
 					CHILD_CHECK(!"only 0 or EACCES");
+				shm->ctr[1] = last;
 			}
 			shm->step = 1;
 			pthread_join(th, NULL);
-			CHILD_CHECK(done > 0 && refused > 0);
 			_exit(0);
 		}
-		CHILD_CHECK(wait_exit(-1) == 0);
-		CHILD_CHECK(hg_get_cpus(v) == all);
-		CHILD_CHECK(hg_affinity(v) == all);
+		CHILD_CHECK(wait_exit(w) == 0);
 		kill(v, SIGKILL);
+		CHILD_CHECK(wait_exit(v) == 128 + SIGKILL);
 		_exit(0);
 	}
-	EXPECT_EQ(0, hg_wait_exit_timeout(r, 150000));
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	g = shm->pid[1];
+	m = shm->pid[0];
+	for (round = 1; round <= PGID_ZERO_ROUNDS; round++) {
+		shm->ctr[0] = round;
+		ASSERT_TRUE(spin_until(&shm->ctr[1], round, HG_CHILD_MS));
+		if (hg_get_cpus(m) != all && reached++ < 5)
+			TH_LOG("round %d: M's set is %#lx", round,
+			       hg_get_cpus(m));
+		if (hg_get_cpus(g) != all)
+			ASSERT_EQ(0, hg_set_cpus(g, all, 0));
+		if (hg_get_cpus(m) != all)
+			ASSERT_EQ(0, hg_set_cpus(m, all, 0));
+	}
+	TH_LOG("%lu changes made, %lu refused", (unsigned long)shm->ctr[2],
+	       (unsigned long)shm->ctr[3]);
+	EXPECT_EQ(0, reached);
+	EXPECT_EQ(0, hg_wait_exit_timeout(r, HG_CHILD_MS));
+	/* The call came from each group at least once. */
+	EXPECT_LT(0, shm->ctr[2]);
+	EXPECT_LT(0, shm->ctr[3]);
 	EXPECT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
 }
 
