@@ -80,6 +80,23 @@ static __noreturn void park(void)
 		pause();
 }
 
+/*
+ * In a child: fork a process that makes a process group of its own and
+ * parks; return its pid once it leads that group, exit 1 on failure.
+ */
+static pid_t fork_group_leader(void)
+{
+	pid_t p = fork();
+
+	CHILD_CHECK(p >= 0);
+	if (p == 0) {
+		CHILD_CHECK(setpgid(0, 0) == 0);
+		park();
+	}
+	CHILD_CHECK(HG_POLL(getpgid(p) == p, HG_CHILD_MS));
+	return p;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Freezing threads that are being created                                 */
 /* ---------------------------------------------------------------------- */
@@ -1394,13 +1411,7 @@ TEST_F_TIMEOUT(hg, setpgid_into_group_outside_cpuset_refused, 120)
 		pid_t x, y;
 
 		CHILD_CHECK(setsid() == getpid());
-		x = fork();
-		CHILD_CHECK(x >= 0);
-		if (x == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(x) == x, HG_CHILD_MS));
+		x = fork_group_leader();
 		shm->pid[0] = x;
 		hg_ready(shm);
 		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
@@ -1633,13 +1644,7 @@ TEST_F_TIMEOUT(hg, landlock_scoped_process_cannot_freeze_outside, 90)
 		CHILD_CHECK(hg_freeze_flags(out) == 0);
 		CHILD_ERRNO(EPERM, setpgid(c, frozen));
 		CHILD_CHECK(getpgid(c) == getpid());
-		in = fork();
-		CHILD_CHECK(in >= 0);
-		if (in == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(in) == in, HG_CHILD_MS));
+		in = fork_group_leader();
 		CHILD_CHECK(hg_set_freeze(in, HGROUP_FREEZE_ALL, 0) == 0);
 		CHILD_CHECK(hg_wait_frozen(in, 1, HG_FREEZE_MS) == 0);
 		CHILD_CHECK(hg_set_freeze(in, 0, 0) == 0);
@@ -1736,13 +1741,7 @@ TEST_F_TIMEOUT(hg, smack_refuses_set_and_freeze, 90)
 		pid_t t;
 
 		CHILD_CHECK(setsid() == getpid());
-		t = fork();
-		CHILD_CHECK(t >= 0);
-		if (t == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(t) == t, HG_CHILD_MS));
+		t = fork_group_leader();
 		shm->pid[0] = t;
 		hg_ready(shm);
 		CHILD_CHECK(hg_wait_step(shm, 1) == 0);
@@ -1813,13 +1812,7 @@ TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 240)
 		pid_t v, w;
 
 		CHILD_CHECK(setsid() == getpid());
-		v = fork();
-		CHILD_CHECK(v >= 0);
-		if (v == 0) {
-			CHILD_CHECK(setpgid(0, 0) == 0);
-			park();
-		}
-		CHILD_CHECK(HG_POLL(getpgid(v) == v, HG_CHILD_MS));
+		v = fork_group_leader();
 		shm->pid[0] = v;
 		shm->pid[1] = getpid();
 		CHILD_CHECK(hg_write_file("/proc/self/attr/smack/current",
