@@ -1969,6 +1969,82 @@ TEST_F_TIMEOUT(hg, mems_rebind_area_policy, 90)
 	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
 }
 
+/* Hold the mm's mmap_lock as often as it can: populate and drop 32 MiB. */
+static void *populate_thread(void *arg)
+{
+	size_t len = 32UL << 20;
+
+	for (;;) {
+		void *q = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			       -1, 0);
+
+		if (q != MAP_FAILED)
+			munmap(q, len);
+	}
+	return NULL;
+}
+
+/*
+ * A changer never waits for a process's mmap_lock, which the process may
+ * hold as long as it likes: while a thread of the process keeps it busy
+ * (populating mappings), node-set changes return at once, and the
+ * process rebinds its own policies (the virtual signal) when the lock is
+ * free.  Twenty changes, back and forth between nodes 1-2 and 0-2: the
+ * area interleaved over 0-1 follows, by position, to 1-2 and back.
+ */
+TEST_F_TIMEOUT(hg, mems_rebind_while_mmap_lock_busy, 120)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = node_list("online");
+	unsigned long m = 0;
+	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
+	char pol[64];
+	pid_t a;
+	int i;
+
+	errno = 0;
+	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
+	    errno == EOPNOTSUPP)
+		SKIP(return, "memory nodes not supported (no CONFIG_CPUSETS)");
+	if ((online & 7UL) != 7UL)
+		SKIP(return, "needs nodes 0, 1 and 2");
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		long psz = sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		unsigned long nodes = 3UL;
+		pthread_t t;
+
+		CHILD_CHECK(setsid() == getpid());
+		CHILD_CHECK(p != MAP_FAILED);
+		CHILD_CHECK(syscall(__NR_mbind, p, psz, MPOL_INTERLEAVE, &nodes,
+				    sizeof(nodes) * 8, 0) == 0);
+		shm->ctr[0] = (unsigned long)p;
+		CHILD_CHECK(!pthread_create(&t, NULL, populate_thread, NULL));
+		hg_ready(shm);
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	area_policy(a, shm->ctr[0], pol, sizeof(pol));
+	ASSERT_STREQ("interleave:0-1", pol);
+	for (i = 0; i < 20; i++) {
+		const char *want = i % 2 ? "interleave:0-1" : "interleave:1-2";
+
+		ASSERT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS,
+					 i % 2 ? 7UL : 6UL, 0));
+		EXPECT_TRUE(HG_POLL((area_policy(a, shm->ctr[0], pol,
+						 sizeof(pol)),
+				     !strcmp(pol, want)), HG_SETTLE_MS))
+			TH_LOG("change %d: %s, not %s", i, pol, want);
+	}
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
+}
+
 /* ---------------------------------------------------------------------- */
 /* Devices                                                                 */
 /* ---------------------------------------------------------------------- */
