@@ -14,7 +14,8 @@
 # the same kernel, built twice.  About an hour the first time (two full
 # builds per configuration: the new PID type and the task_struct fields
 # reach nearly every file), minutes after.  Not part of CI.
-#   SERIES_CONFIGS="x86_64-y i386-n" builds only those.
+#   SERIES_CONFIGS="x86_64-y i386-n" builds only those;
+#   SERIES_FIRST=N, SERIES_LAST=M only patches N to M (1 is the first).
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 B=$repo/build
@@ -53,12 +54,18 @@ fail=0
 prev=
 : > "$log"
 for c in $commits; do
+	n=$(git -C "$src" rev-list --count "$c")
+	if [ $((n - 1)) -lt "${SERIES_FIRST:-1}" ] ||
+	   [ $((n - 1)) -gt "${SERIES_LAST:-999}" ]; then
+		continue
+	fi
+	# The tree the object directories were built from last.
+	[ -n "$prev" ] || prev=$(git -C "$src" rev-parse HEAD)
 	git -C "$src" checkout -q --detach "$c"
 	subject=$(git -C "$src" log -1 --format=%s "$c")
 	kconfig=1
-	[ -n "$prev" ] && ! git -C "$src" diff --name-only "$prev" "$c" |
+	! git -C "$src" diff --name-only "$prev" "$c" |
 		grep -q 'Kconfig' && kconfig=0
-	n=$(git -C "$src" rev-list --count "$c")
 	for cfg in $configs; do
 		obj=$B/obj-series-$cfg
 		mkdir -p "$obj"

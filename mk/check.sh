@@ -7,7 +7,10 @@
 #    any warning in an hgroup file, or a hooked file warning only with
 #    CONFIG_HGROUP, fails;
 #  - an i386 kernel with CONFIG_HGROUP=y builds and links, and
-#    kernel/hgroup/ is W=1 and sparse clean there too.
+#    kernel/hgroup/ is W=1 and sparse clean there too;
+#  - every patch of the series builds on its own, with CONFIG_HGROUP=y
+#    and =n, on x86-64 and i386 (mk/check-series.sh; CHECK_SERIES=0
+#    leaves it out).
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 B=$repo/build
@@ -54,6 +57,9 @@ new=$(comm -23 <(sed 's/:[0-9]*:[0-9]*:/:/' "$B/check-hgroup.warn" | sort -u) \
 	       <(sed 's/:[0-9]*:[0-9]*:/:/' "$B/check-baseline.warn" | sort -u))
 if [ -n "$new" ]; then
 	echo "check: warnings only with CONFIG_HGROUP:"; echo "$new"; fail=1
+fi
+if [ "${CHECK_SERIES:-1}" != 0 ]; then
+	"$repo/mk/check-series.sh" || fail=1
 fi
 [ $fail = 0 ] && echo "check: clean"
 exit $fail
