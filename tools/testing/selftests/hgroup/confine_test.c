@@ -1705,11 +1705,11 @@ static bool spin_until(atomic_ulong *v, unsigned long want, long ms)
 {
 	long end = hg_now_ms() + ms;
 
-	while (*v < want)
+	while (*v < want) {
 		if (hg_now_ms() > end)
 			return false;
-		else
-			sched_yield();
+		sched_yield();
+	}
 	return true;
 }
 
@@ -1804,7 +1804,8 @@ TEST_F_TIMEOUT(hg, smack_pgid_zero_stays_with_group, 240)
 	ASSERT_EQ(0, hg_write_file(SMACKFS "/load2", "hgA _ -"));
 	shm->ready = 0;
 	shm->step = 0;
-	shm->ctr[0] = shm->ctr[1] = shm->ctr[2] = shm->ctr[3] = 0;
+	for (round = 0; round < 4; round++)
+		shm->ctr[round] = 0;
 	r = fork();
 	ASSERT_LE(0, r);
 	if (r == 0) {
