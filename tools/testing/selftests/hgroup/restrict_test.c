@@ -1884,6 +1884,24 @@ static void area_policy(pid_t pid, unsigned long addr, char *out, size_t len)
 	fclose(f);
 }
 
+/*
+ * In a child: a page of its own interleaved over nodes 0-1, its address
+ * in shm->ctr[0]; exit 1 on failure.
+ */
+static char *interleaved_page(struct hg_shm *shm)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long nodes = 3UL;
+
+	CHILD_CHECK(p != MAP_FAILED);
+	CHILD_CHECK(syscall(__NR_mbind, p, psz, MPOL_INTERLEAVE, &nodes,
+			    sizeof(nodes) * 8, 0) == 0);
+	shm->ctr[0] = (unsigned long)p;
+	return p;
+}
+
 static void *pause_thread(void *arg)
 {
 	for (;;)
@@ -1919,19 +1937,14 @@ TEST_F_TIMEOUT(hg, mems_rebind_area_policy, 90)
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
-		long psz = sysconf(_SC_PAGESIZE);
-		char *p = mmap(NULL, psz, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		unsigned long nodes = 3UL;
+		unsigned long nodes;
 		int mode = -1, i;
 		pthread_t t;
 		pid_t g;
+		char *p;
 
 		CHILD_CHECK(setsid() == getpid());
-		CHILD_CHECK(p != MAP_FAILED);
-		CHILD_CHECK(syscall(__NR_mbind, p, psz, MPOL_INTERLEAVE, &nodes,
-				    sizeof(nodes) * 8, 0) == 0);
-		shm->ctr[0] = (unsigned long)p;
+		p = interleaved_page(shm);
 		for (i = 0; i < 70; i++)
 			CHILD_CHECK(!pthread_create(&t, NULL, pause_thread,
 						    NULL));
@@ -2012,17 +2025,10 @@ TEST_F_TIMEOUT(hg, mems_rebind_while_mmap_lock_busy, 120)
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
-		long psz = sysconf(_SC_PAGESIZE);
-		char *p = mmap(NULL, psz, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		unsigned long nodes = 3UL;
 		pthread_t t;
 
 		CHILD_CHECK(setsid() == getpid());
-		CHILD_CHECK(p != MAP_FAILED);
-		CHILD_CHECK(syscall(__NR_mbind, p, psz, MPOL_INTERLEAVE, &nodes,
-				    sizeof(nodes) * 8, 0) == 0);
-		shm->ctr[0] = (unsigned long)p;
+		interleaved_page(shm);
 		CHILD_CHECK(!pthread_create(&t, NULL, populate_thread, NULL));
 		hg_ready(shm);
 		for (;;)
