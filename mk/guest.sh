@@ -53,12 +53,14 @@ echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 (cd "$root" && find . | cpio -o -H newc --quiet) > "$out/initramfs.cpio"
 
-# HG_STRESS_OPS (operations per stress_test worker) and HG_TIMEOUT (the
-# seconds one suite may take) reach the guest's run-test through the
-# command line.
+# HG_STRESS_OPS (operations per stress_test worker), HG_TIMEOUT (the
+# seconds one suite may take) and HG_ARGS (arguments for every suite, for
+# development: HG_ARGS="-r hg.NAME" runs one test) reach the guest's
+# run-test through the command line.
 cmdline="console=ttyS0 hgmode=$mode panic=-1 ${GUEST_APPEND:-}"
 cmdline+="${HG_STRESS_OPS:+ hgstress_ops=$HG_STRESS_OPS}"
 cmdline+="${HG_TIMEOUT:+ hgtimeout=$HG_TIMEOUT}"
+cmdline+="${HG_ARGS:+ hgargs=${HG_ARGS// /,}}"
 qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$cpus"
 	-nodefaults -no-user-config -display none -no-reboot
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$out/initramfs.cpio"
