@@ -274,6 +274,13 @@ static bool hgroup_set_fits(unsigned int attr,
 		cpus = to_cpumask(set->bits);
 	else
 		mems = (const nodemask_t *)set->bits;
+	/*
+	 * Fewer cpusets than threads, as a rule: if every cpuset meets the
+	 * set, so does every thread's.  Looking at no more cpusets than
+	 * half the threads bounds what a miss costs.
+	 */
+	if (cpuset_all_meet(cpus, mems, hg->nr_threads / 2))
+		return true;
 	rcu_read_lock();
 	for (t = hgroup_next_task(hg, NULL); t && ret;
 	     t = hgroup_next_task(hg, t)) {

@@ -1210,6 +1210,64 @@ TEST_F_TIMEOUT(hg, cpuset_update_keeps_group_sets, 120)
 	cg_cleanup();
 }
 
+/*
+ * A set that misses the cpuset of one member is refused, however many
+ * threads the others have: a group of many threads is answered from the
+ * cpusets first (hgroup_set_fits()), and only where one of them misses
+ * the set are the threads looked at.  EINVAL, nothing changed.  Once that
+ * member has exited, the same set is taken, though the cpuset that missed
+ * it is still there.
+ */
+TEST_F_TIMEOUT(hg, cpus_outside_one_members_cpuset_refused, 120)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = hg_online_cpus();
+	char self_pid[32];
+	pid_t p, c;
+	int i;
+
+	if (cg_setup(_metadata))
+		return;
+	shm->ready = 0;
+	p = fork();
+	ASSERT_LE(0, p);
+	if (p == 0) {
+		pthread_t t;
+
+		CHILD_CHECK(setsid() == getpid());
+		for (i = 0; i < 64; i++)
+			CHILD_CHECK(!pthread_create(&t, NULL, sleep_thread,
+						    NULL));
+		c = fork();
+		CHILD_CHECK(c >= 0);
+		if (c == 0) {
+			snprintf(self_pid, sizeof(self_pid), "%d", getpid());
+			CHILD_CHECK(cg_write(CGDIR "/b", "cgroup.procs",
+					     self_pid) == 0);
+			shm->pid[0] = getpid();
+			hg_ready(shm);
+		}
+		park();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	c = shm->pid[0];
+	ASSERT_EQ(p, getpgid(c));
+
+	EXPECT_ERRNO(EINVAL, hg_set_cpus(p, CPU0, 0));
+	hg_sleep_ms(HG_QUIET_MS);
+	EXPECT_EQ(online, hg_affinity(p));
+	EXPECT_EQ(CPU1, hg_affinity(c));
+
+	/* Exited (not reaped), it no longer counts. */
+	kill(c, SIGKILL);
+	ASSERT_TRUE(HG_POLL(hg_proc_state(c) == 'Z', HG_CHILD_MS));
+	EXPECT_EQ(0, hg_set_cpus(p, CPU0, 0));
+	EXPECT_TRUE(HG_POLL(hg_affinity(p) == CPU0, HG_SETTLE_MS));
+	kill(-p, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, hg_wait_exit_timeout(p, HG_CHILD_MS));
+	cg_cleanup();
+}
+
 /* Fork children that stay, until step 2 or the slots are full. */
 static void *forker_thread(void *arg)
 {
