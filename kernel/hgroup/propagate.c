@@ -120,28 +120,26 @@ int hgroup_push_alloc(struct hgroup_change *c, unsigned int max)
 }
 
 /*
- * Take @t for hgroup_push_finish(), or send it the virtual signal; @pushed
- * may be NULL.
+ * Take @t for hgroup_push_finish(), if @pushed has room; @pushed may be
+ * NULL.  A thread not yet woken may take its creator's masks again in
+ * cgroup_post_fork() (cpuset_fork()), after its update: for a change of
+ * @cpusets it also gets the virtual signal, and applies the sets itself
+ * on its way to user space (an io_uring thread, before its first
+ * request).  io_uring's threads set their own affinity when they start,
+ * and read the allowed CPUs again after (io_thread_set_affinity()): they
+ * are not interrupted in a request.
+ *
+ * Return: whether @t was taken.
  */
-static void hgroup_take(struct hgroup_pushed *pushed, struct task_struct *t)
+static bool hgroup_take(struct hgroup_pushed *pushed, struct task_struct *t,
+			bool cpusets)
 {
-	if (t->flags & PF_KTHREAD)
-		return;
-	/*
-	 * A thread not yet woken may take its creator's masks again in
-	 * cgroup_post_fork() (cpuset_fork()), after its update: it applies
-	 * the sets itself too, on its way to user space (an io_uring
-	 * thread, before its first request).  io_uring's threads set their
-	 * own affinity when they start, and read the allowed CPUs again
-	 * after (io_thread_set_affinity()): they are not interrupted in a
-	 * request.
-	 */
-	if (READ_ONCE(t->__state) & TASK_NEW)
+	if (cpusets && READ_ONCE(t->__state) & TASK_NEW)
 		hgroup_kick(t);
-	if (pushed && pushed->nr < pushed->max)
-		pushed->tasks[pushed->nr++] = get_task_struct(t);
-	else
-		hgroup_kick(t);
+	if (!pushed || pushed->nr >= pushed->max)
+		return false;
+	pushed->tasks[pushed->nr++] = get_task_struct(t);
+	return true;
 }
 
 /**
@@ -158,7 +156,6 @@ static void hgroup_take(struct hgroup_pushed *pushed, struct task_struct *t)
  */
 void hgroup_take_threads(struct hgroup *hg, struct hgroup_change *c)
 {
-	struct hgroup_pushed *pushed = c->pushed;
 	struct task_struct *t;
 
 	lockdep_assert_held(&tasklist_lock);
@@ -167,11 +164,8 @@ void hgroup_take_threads(struct hgroup *hg, struct hgroup_change *c)
 	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t)) {
 		if (t->flags & PF_KTHREAD)
 			continue;
-		if (c->ops->cpusets && READ_ONCE(t->__state) & TASK_NEW)
-			hgroup_kick(t);
-		if (pushed->nr < pushed->max)
-			pushed->tasks[pushed->nr++] = get_task_struct(t);
-		pushed->seen++;
+		hgroup_take(c->pushed, t, c->ops->cpusets);
+		c->pushed->seen++;
 	}
 }
 
@@ -196,9 +190,10 @@ void hgroup_push(struct hgroup *hg, const struct hgroup_change *c)
 
 	if (pushed && hg->taken == c->id && hg->taken_joins == hg->joins)
 		return;
-	for (t = hgroup_next_task(hg, NULL); t;
-	     t = hgroup_next_task(hg, t))
-		hgroup_take(pushed, t);
+	for (t = hgroup_next_task(hg, NULL); t; t = hgroup_next_task(hg, t))
+		if (!(t->flags & PF_KTHREAD) &&
+		    !hgroup_take(pushed, t, c->ops->cpusets))
+			hgroup_kick(t);
 }
 
 #ifdef CONFIG_CPUSETS
