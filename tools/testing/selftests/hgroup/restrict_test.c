@@ -22,15 +22,18 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/fuse.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 
 #include "../kselftest_harness.h"
 #include "hgroup_util.h"
@@ -2055,6 +2058,238 @@ TEST_F_TIMEOUT(hg, mems_rebind_while_mmap_lock_busy, 120)
 	}
 	kill(a, SIGKILL);
 	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
+}
+
+#define FUSE_DIR	"/tmp/hgfuse"
+#define FUSE_FILE	FUSE_DIR "/f"
+
+/* Answer FUSE request @in on @fd with @len bytes of @out and @error. */
+static void fuse_reply(int fd, const struct fuse_in_header *in, int error,
+		       const void *out, size_t len)
+{
+	struct fuse_out_header h = {
+		.len = sizeof(h) + len, .error = error, .unique = in->unique,
+	};
+	struct iovec iov[2] = {
+		{ .iov_base = &h, .iov_len = sizeof(h) },
+		{ .iov_base = (void *)out, .iov_len = len },
+	};
+
+	/* ENOENT: the request was interrupted; nothing to do. */
+	if (writev(fd, iov, len ? 2 : 1) < 0 && errno != ENOENT)
+		_exit(1);
+}
+
+static void fuse_fill_attr(struct fuse_attr *a, uint64_t ino)
+{
+	memset(a, 0, sizeof(*a));
+	a->ino = ino;
+	a->mode = ino == FUSE_ROOT_ID ? S_IFDIR | 0755 : S_IFREG | 0444;
+	a->nlink = ino == FUSE_ROOT_ID ? 2 : 1;
+	a->size = ino == FUSE_ROOT_ID ? 0 : 4096;
+	a->blocks = 8;
+	a->blksize = 4096;
+}
+
+/*
+ * A FUSE server of one read-only file of one page, FUSE_FILE, that holds
+ * every read until shm->step reaches 2, with shm->ctr[1] set while it
+ * holds one.  Runs until the file system is unmounted.
+ */
+static void fuse_serve(int fd, struct hg_shm *shm)
+{
+	static char buf[FUSE_MIN_READ_BUFFER + 65536];
+	static char page[4096];
+
+	memset(page, 'x', sizeof(page));
+	for (;;) {
+		struct fuse_in_header *in = (void *)buf;
+		void *arg = buf + sizeof(*in);
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < (ssize_t)sizeof(*in))
+			_exit(0);
+		switch (in->opcode) {
+		case FUSE_INIT: {
+			struct fuse_init_in *ii = arg;
+			struct fuse_init_out io = {
+				.major = FUSE_KERNEL_VERSION,
+				.minor = FUSE_KERNEL_MINOR_VERSION,
+				.max_readahead = ii->max_readahead,
+				.max_write = 4096,
+				.time_gran = 1,
+			};
+
+			fuse_reply(fd, in, 0, &io, sizeof(io));
+			break;
+		}
+		case FUSE_LOOKUP: {
+			struct fuse_entry_out eo = {
+				.nodeid = 2,
+				.entry_valid = 3600,
+				.attr_valid = 3600,
+			};
+
+			if (strcmp(arg, "f")) {
+				fuse_reply(fd, in, -ENOENT, NULL, 0);
+				break;
+			}
+			fuse_fill_attr(&eo.attr, 2);
+			fuse_reply(fd, in, 0, &eo, sizeof(eo));
+			break;
+		}
+		case FUSE_GETATTR: {
+			struct fuse_attr_out ao = { .attr_valid = 3600 };
+
+			fuse_fill_attr(&ao.attr, in->nodeid);
+			fuse_reply(fd, in, 0, &ao, sizeof(ao));
+			break;
+		}
+		case FUSE_OPEN: {
+			struct fuse_open_out oo = { .fh = 1 };
+
+			fuse_reply(fd, in, 0, &oo, sizeof(oo));
+			break;
+		}
+		case FUSE_READ: {
+			struct fuse_read_in *ri = arg;
+			size_t len = ri->offset < sizeof(page) ?
+				     sizeof(page) - ri->offset : 0;
+
+			if (len > ri->size)
+				len = ri->size;
+			shm->ctr[1] = 1;
+			HG_POLL(shm->step >= 2, 60000);
+			shm->ctr[1] = 0;
+			fuse_reply(fd, in, 0, page, len);
+			break;
+		}
+		case FUSE_FLUSH:
+		case FUSE_RELEASE:
+			fuse_reply(fd, in, 0, NULL, 0);
+			break;
+		case FUSE_FORGET:
+		case FUSE_BATCH_FORGET:
+		case FUSE_INTERRUPT:
+			/* No answer; the read is answered when released. */
+			break;
+		default:
+			fuse_reply(fd, in, -EIO, NULL, 0);
+		}
+	}
+}
+
+/* Read a byte of the calling process at shm->ctr[2] through /proc. */
+static void *proc_mem_thread(void *arg)
+{
+	struct hg_shm *shm = arg;
+	int fd = open("/proc/self/mem", O_RDONLY);
+	char c;
+
+	CHILD_CHECK(fd >= 0);
+	CHILD_CHECK(pread(fd, &c, 1, shm->ctr[2]) == 1 && c == 'x');
+	shm->ret[0] = 1;
+	return NULL;
+}
+
+/*
+ * A process can hold its own mmap_lock for as long as it likes: a read of
+ * its /proc/PID/mem over a page of a FUSE file whose server does not
+ * answer holds it for reading throughout (get_user_pages_remote() cannot
+ * drop it).  A node-set change of its group does not wait for it: the
+ * call returns while the server still holds the read, and the process
+ * rebinds its own policies once it has the lock again.  A changer that
+ * waited would return only when the test stops holding, after 10 s.
+ */
+TEST_F_TIMEOUT(hg, mems_rebind_while_mmap_lock_held_by_fuse, 120)
+{
+	struct hg_shm *shm = self->shm;
+	unsigned long online = node_list("online");
+	unsigned long m = 0;
+	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
+	char opts[128], pol[64];
+	pid_t a, server, timer;
+	long t0, took;
+	int fd;
+
+	errno = 0;
+	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
+	    errno == EOPNOTSUPP)
+		SKIP(return, "memory nodes not supported (no CONFIG_CPUSETS)");
+	if ((online & 7UL) != 7UL)
+		SKIP(return, "needs nodes 0, 1 and 2");
+	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, "no /dev/fuse (CONFIG_FUSE_FS): %s",
+		     strerror(errno));
+	mkdir(FUSE_DIR, 0755);
+	snprintf(opts, sizeof(opts),
+		 "fd=%d,rootmode=40000,user_id=0,group_id=0", fd);
+	ASSERT_EQ(0, mount("hgfuse", FUSE_DIR, "fuse", MS_NOSUID | MS_NODEV,
+			   opts));
+	server = fork();
+	ASSERT_LE(0, server);
+	if (server == 0)
+		fuse_serve(fd, shm);
+	close(fd);
+
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		int f = open(FUSE_FILE, O_RDONLY);
+		pthread_t t;
+		char *p;
+
+		CHILD_CHECK(setsid() == getpid());
+		interleaved_page(shm);
+		CHILD_CHECK(f >= 0);
+		p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, f, 0);
+		CHILD_CHECK(p != MAP_FAILED);
+		shm->ctr[2] = (unsigned long)p;
+		CHILD_CHECK(!pthread_create(&t, NULL, proc_mem_thread, shm));
+		hg_ready(shm);
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(shm->ready == 1, HG_CHILD_MS));
+	area_policy(a, shm->ctr[0], pol, sizeof(pol));
+	ASSERT_STREQ("interleave:0-1", pol);
+	/* The thread is in the server's read, with the lock held. */
+	ASSERT_TRUE(HG_POLL(shm->ctr[1] == 1, HG_CHILD_MS));
+	hg_sleep_ms(HG_QUIET_MS);
+	ASSERT_EQ(0, shm->ret[0]);
+
+	hg_set_step(shm, 1);
+	t0 = hg_now_ms();
+	timer = fork();
+	ASSERT_LE(0, timer);
+	if (timer == 0) {
+		/* Stop holding after 10 s, whatever the change does. */
+		hg_sleep_ms(10000);
+		hg_set_step(shm, 2);
+		_exit(0);
+	}
+	EXPECT_EQ(0, hg_set_mask(a, HGROUP_ATTR_MEMS, 6UL, 0));
+	took = hg_now_ms() - t0;
+	EXPECT_EQ(1, shm->ctr[1]) TH_LOG("the change took %ld ms", took);
+	EXPECT_GT(5000, took);
+	EXPECT_EQ(0, shm->ret[0]);
+
+	/* Once the read is answered, the process rebinds itself. */
+	hg_set_step(shm, 2);
+	EXPECT_TRUE(HG_POLL(shm->ret[0] == 1, HG_CHILD_MS));
+	EXPECT_TRUE(HG_POLL((area_policy(a, shm->ctr[0], pol, sizeof(pol)),
+			     !strcmp(pol, "interleave:1-2")), HG_CHILD_MS))
+		TH_LOG("%s, not interleave:1-2", pol);
+	kill(a, SIGKILL);
+	EXPECT_EQ(128 + SIGKILL, wait_exit(a));
+	EXPECT_EQ(0, umount2(FUSE_DIR, MNT_DETACH));
+	EXPECT_EQ(0, wait_exit(server));
+	kill(timer, SIGKILL);
+	wait_exit(timer);
+	rmdir(FUSE_DIR);
 }
 
 /* ---------------------------------------------------------------------- */
