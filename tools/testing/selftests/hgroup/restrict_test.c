@@ -1888,6 +1888,25 @@ static void area_policy(pid_t pid, unsigned long addr, char *out, size_t len)
 }
 
 /*
+ * For the tests that remap memory areas between nodes 0-2: 1, with the
+ * test skipped, without CONFIG_CPUSETS or unless nodes 0, 1 and 2 are
+ * online; 0 otherwise.
+ */
+static int need_nodes_012(struct __test_metadata *_metadata)
+{
+	unsigned long m = 0;
+	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
+
+	errno = 0;
+	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
+	    errno == EOPNOTSUPP)
+		SKIP(return 1, "memory nodes not supported (no CONFIG_CPUSETS)");
+	if ((node_list("online") & 7UL) != 7UL)
+		SKIP(return 1, "needs nodes 0, 1 and 2");
+	return 0;
+}
+
+/*
  * In a child: a page of its own interleaved over nodes 0-1, its address
  * in shm->ctr[0]; exit 1 on failure.
  */
@@ -1925,18 +1944,11 @@ static void *pause_thread(void *arg)
 TEST_F_TIMEOUT(hg, mems_rebind_area_policy, 90)
 {
 	struct hg_shm *shm = self->shm;
-	unsigned long online = node_list("online");
-	unsigned long m = 0;
-	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
 	char pol[64];
 	pid_t a;
 
-	errno = 0;
-	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
-	    errno == EOPNOTSUPP)
-		SKIP(return, "memory nodes not supported (no CONFIG_CPUSETS)");
-	if ((online & 7UL) != 7UL)
-		SKIP(return, "needs nodes 0, 1 and 2");
+	if (need_nodes_012(_metadata))
+		return;
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -2012,19 +2024,12 @@ static void *populate_thread(void *arg)
 TEST_F_TIMEOUT(hg, mems_rebind_while_mmap_lock_busy, 120)
 {
 	struct hg_shm *shm = self->shm;
-	unsigned long online = node_list("online");
-	unsigned long m = 0;
-	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
 	char pol[64];
 	pid_t a;
 	int i;
 
-	errno = 0;
-	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
-	    errno == EOPNOTSUPP)
-		SKIP(return, "memory nodes not supported (no CONFIG_CPUSETS)");
-	if ((online & 7UL) != 7UL)
-		SKIP(return, "needs nodes 0, 1 and 2");
+	if (need_nodes_012(_metadata))
+		return;
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
@@ -2206,20 +2211,13 @@ static void *proc_mem_thread(void *arg)
 TEST_F_TIMEOUT(hg, mems_rebind_while_mmap_lock_held_by_fuse, 120)
 {
 	struct hg_shm *shm = self->shm;
-	unsigned long online = node_list("online");
-	unsigned long m = 0;
-	struct hgroup_mask hm = { .mask = (uintptr_t)&m, .mask_size = sizeof(m) };
 	char opts[128], pol[64];
 	pid_t a, server, timer;
 	long t0, took;
 	int fd;
 
-	errno = 0;
-	if (sys_hgroup_get_attr(0, HGROUP_ATTR_MEMS, &hm, sizeof(hm), 0) &&
-	    errno == EOPNOTSUPP)
-		SKIP(return, "memory nodes not supported (no CONFIG_CPUSETS)");
-	if ((online & 7UL) != 7UL)
-		SKIP(return, "needs nodes 0, 1 and 2");
+	if (need_nodes_012(_metadata))
+		return;
 	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		SKIP(return, "no /dev/fuse (CONFIG_FUSE_FS): %s",
