@@ -7,7 +7,9 @@
 # The patches are checked out one after the other in a worktree of the
 # series's git tree (build/series-src), and each of the four configurations
 # keeps its object directory (build/obj-series-*), so a patch rebuilds
-# only what it touches.  The configurations are tinyconfig plus what the
+# only what it touches.  A patch with selftests also has them built, as
+# errors for warnings, against its own UAPI headers (with the x86_64-y
+# object directory).  The configurations are tinyconfig plus what the
 # hooks are compiled under (mk/config/series.config or i386.config) and
 # the selftests' options; a patch that changes a Kconfig file has them
 # merged again.  Before the patch that adds CONFIG_HGROUP, =y and =n are
@@ -90,6 +92,26 @@ for c in $commits; do
 			"$subject" "$res" "$(( $(date +%s) - t0 ))"
 		[ "$res" = ok ] || fail=1
 	done
+	# The selftests of this patch, against its UAPI headers, warnings
+	# as errors.
+	obj=$B/obj-series-x86_64-y
+	if [ -d "$src/tools/testing/selftests/hgroup" ] && [ -f "$obj/.config" ]
+	then
+		t0=$(date +%s)
+		rm -rf "$obj/selftests-hgroup"
+		if make -s -C "$src" O="$obj" headers_install >> "$log" 2>&1 &&
+		   make -s -C "$src/tools/testing/selftests/hgroup" \
+			CC="gcc -Werror" OUTPUT="$obj/selftests-hgroup" \
+			KHDR_INCLUDES="-isystem $obj/usr/include" >> "$log" 2>&1
+		then
+			res=ok
+		else
+			res="FAIL (see $log)"
+		fi
+		printf '  %-8s %2d %-34.34s %s (%d s)\n' selftest "$((n - 1))" \
+			"$subject" "$res" "$(( $(date +%s) - t0 ))"
+		[ "$res" = ok ] || fail=1
+	fi
 	prev=$c
 done
 [ $fail = 0 ] && echo "check-series: every patch builds"

@@ -41,8 +41,8 @@ extern struct hgroup init_hgroup;
 
 /* task_struct::hgroup_flags, changed with atomic bit operations */
 #define HGROUP_TASK_WORK_QUEUED	0	/* the virtual signal is queued */
-#define HGROUP_TASK_FROZEN	1	/* counted in hgroup::nr_frozen */
-#define HGROUP_TASK_REBIND	2	/* nodes changed, policies not rebound */
+#define HGROUP_TASK_REBIND	1	/* nodes changed, policies not rebound */
+#define HGROUP_TASK_FROZEN	2	/* counted in hgroup::nr_frozen */
 
 /*
  * Is @t counted as unable to return to user space (see freeze.c)?  A macro,

@@ -254,6 +254,25 @@ void hgroup_member_left(struct hgroup *hg)
 }
 
 /**
+ * hgroup_block_new - hold back a call that would make a group from @hg
+ * @hg: the group, with %HGROUP_FREEZE_NEW_PGRP.
+ * @blocker: where to keep a reference to @hg for the wait.
+ * @seq: where to note @hg's hgroup::unblock_seq.
+ *
+ * Called with tasklist_lock held for writing.
+ *
+ * Return: -EAGAIN, for the call to wait in hgroup_pgrp_finish() or
+ * hgroup_domain_create() and be restarted.
+ */
+int hgroup_block_new(struct hgroup *hg, struct hgroup **blocker,
+		     unsigned int *seq)
+{
+	*blocker = hgroup_get(hg);
+	*seq = hg->unblock_seq;
+	return -EAGAIN;
+}
+
+/**
  * hgroup_wait_unblocked - wait until a held-back call may try again
  * @hg: the group that held it back (a reference is held).
  * @seq: @hg's hgroup::unblock_seq when it did.

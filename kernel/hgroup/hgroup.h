@@ -26,19 +26,20 @@
  *
  * Restrictions
  * ------------
- * The CPU set, the node set and the device list are immutable, reference-counted
- * objects (NULL meaning unrestricted), shared by every process group that
- * has the same one: a new group takes a reference to its creator's.  A
- * change builds a new object and swaps the pointers.  Changes are
- * serialised by the mutex of the domain they are made in; nothing holds
- * two such mutexes, and the values of groups in other domains (the
- * ancestors a lift is bounded by) are read under RCU.  What a change is checked against in
- * the values of restrictions is checked under RCU, without holding up
- * fork, exit, setsid() or setpgid(); what it is checked against in the
- * members is checked, and the change made, with tasklist_lock held for
- * reading.  So fork, setpgid() and setsid(), which read the restrictions
- * with tasklist_lock held for writing, see each change whole, and a walk
- * over a group's tasks misses no task that joins it concurrently.
+ * Values of restrictions that are objects are immutable and
+ * reference-counted (NULL meaning unrestricted), shared by every process
+ * group that has the same one: a new group takes a reference to its
+ * creator's.  A change builds a new object and swaps the pointers.
+ * Changes are serialised by the mutex of the domain they are made in;
+ * nothing holds two such mutexes, and the values of groups in other
+ * domains (the ancestors a lift is bounded by) are read under RCU.  What
+ * a change is checked against in the values of restrictions is checked
+ * under RCU, without holding up fork, exit, setsid() or setpgid(); what
+ * it is checked against in the members is checked, and the change made,
+ * with tasklist_lock held for reading.  So fork, setpgid() and setsid(),
+ * which read the restrictions with tasklist_lock held for writing, see
+ * each change whole, and a walk over a group's tasks misses no task that
+ * joins it concurrently.
  */
 #ifndef _KERNEL_HGROUP_HGROUP_H
 #define _KERNEL_HGROUP_HGROUP_H
@@ -59,7 +60,7 @@
 struct hgroup_domain;
 
 /* Slots for the kinds of restriction, by HGROUP_ATTR_* number. */
-#define HGROUP_NR_KINDS		(HGROUP_ATTR_TASKS + 1)
+#define HGROUP_NR_KINDS		(HGROUP_ATTR_FREEZE + 1)
 
 /**
  * struct hgroup_set - an immutable set of CPUs or of memory nodes
@@ -428,15 +429,16 @@ struct hgroup_restriction {
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
 };
 
+extern const struct hgroup_restriction hgroup_tasks_restriction;
 extern const struct hgroup_restriction hgroup_cpus_restriction;
 extern const struct hgroup_restriction hgroup_mems_restriction;
 extern const struct hgroup_restriction hgroup_devices_restriction;
 extern const struct hgroup_restriction hgroup_freeze_restriction;
-extern const struct hgroup_restriction hgroup_tasks_restriction;
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);
 void hgroup_set_group(struct task_struct *p, struct hgroup *old,
 		      struct hgroup *hg);
+struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t);
 
 /* domain.c */
 long hgroup_domain_create(void);
@@ -456,9 +458,6 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 /* devices.c */
 struct hgroup_devs *hgroup_devs_get(struct hgroup_devs *devs);
 void hgroup_devs_put(struct hgroup_devs *devs);
-
-/* propagate.c */
-struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t);
 
 /**
  * struct hgroup_pushed - the threads a change takes

@@ -146,6 +146,35 @@ void hgroup_set_group(struct task_struct *p, struct hgroup *old,
 }
 
 /**
+ * hgroup_next_task - walk the threads of a process group
+ * @hg: the process group.
+ * @t: the thread reached so far, NULL to start.
+ *
+ * Called with tasklist_lock held.
+ *
+ * Return: the thread after @t, every thread of every process of the
+ * group in turn, or NULL after the last.
+ */
+struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t)
+{
+	struct hlist_node *n;
+	struct task_struct *p;
+
+	lockdep_assert_held(&tasklist_lock);
+	if (t) {
+		p = __next_thread(t);
+		if (p)
+			return p;
+		n = t->group_leader->pid_links[PIDTYPE_PGID].next;
+	} else {
+		n = hg->pgrp->tasks[PIDTYPE_PGID].first;
+	}
+	p = hlist_entry_safe(n, struct task_struct, pid_links[PIDTYPE_PGID]);
+	return p ? list_first_entry(&p->signal->thread_head, struct task_struct,
+				    thread_node) : NULL;
+}
+
+/**
  * hgroup_fork - a new task joins its creator's process group and domain
  * @p: the new thread or process, not yet running nor visible.
  *
@@ -259,25 +288,6 @@ static struct task_struct *hgroup_other_member(struct pid *pgrp,
 		if (t != p)
 			return t;
 	return NULL;
-}
-
-/**
- * hgroup_block_new - hold back a call that would make a group from @hg
- * @hg: the group, with %HGROUP_FREEZE_NEW_PGRP.
- * @blocker: where to keep a reference to @hg for the wait.
- * @seq: where to note @hg's hgroup::unblock_seq.
- *
- * Called with tasklist_lock held for writing.
- *
- * Return: -EAGAIN, for the call to wait in hgroup_pgrp_finish() or
- * hgroup_domain_create() and be restarted.
- */
-int hgroup_block_new(struct hgroup *hg, struct hgroup **blocker,
-		     unsigned int *seq)
-{
-	*blocker = hgroup_get(hg);
-	*seq = hg->unblock_seq;
-	return -EAGAIN;
 }
 
 /**

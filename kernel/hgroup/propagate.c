@@ -36,35 +36,6 @@
 
 #include "hgroup.h"
 
-/**
- * hgroup_next_task - walk the threads of a process group
- * @hg: the process group.
- * @t: the thread reached so far, NULL to start.
- *
- * Called with tasklist_lock held; see the loops in freeze.c and propagate.c.
- *
- * Return: the thread after @t, every thread of every process of the
- * group in turn, or NULL after the last.
- */
-struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t)
-{
-	struct hlist_node *n;
-	struct task_struct *p;
-
-	lockdep_assert_held(&tasklist_lock);
-	if (t) {
-		p = __next_thread(t);
-		if (p)
-			return p;
-		n = t->group_leader->pid_links[PIDTYPE_PGID].next;
-	} else {
-		n = hg->pgrp->tasks[PIDTYPE_PGID].first;
-	}
-	p = hlist_entry_safe(n, struct task_struct, pid_links[PIDTYPE_PGID]);
-	return p ? list_first_entry(&p->signal->thread_head, struct task_struct,
-				    thread_node) : NULL;
-}
-
 /* Have @p and @q the same CPU and node masks? */
 static bool hgroup_same_masks(struct task_struct *p, struct task_struct *q)
 {

@@ -3,11 +3,10 @@
  * hgroups: the restrictions of a process group and the rule for changing
  * them.
  *
- * Each kind of restriction (CPUs, nodes, devices, freezing, the task
- * limit) is a struct hgroup_restriction in a file of its own, which knows
- * how its value is parsed, compared, copied to a new group, applied and
- * read back; this file holds only the generic rule: who may change what,
- * the hierarchy, and the domain scope applied as one step.
+ * Each kind of restriction is a struct hgroup_restriction in a file of
+ * its own, which knows how its value is parsed, compared, copied to a new
+ * group, applied and read back; this file holds only the generic rule: who
+ * may change what, the hierarchy, and the domain scope applied as one step.
  *
  * hgroup_attr_set() is all of hgroup_set_attr() once its argument is in
  * kernel memory.  It builds the new value before taking any lock, then,
@@ -43,11 +42,11 @@ static atomic64_t hgroup_visit_seq = ATOMIC64_INIT(0);
 
 /* The kinds of restriction, by HGROUP_ATTR_* number. */
 static const struct hgroup_restriction *const hgroup_restrictions[] = {
+	[HGROUP_ATTR_TASKS] = &hgroup_tasks_restriction,
 	[HGROUP_ATTR_CPUS] = &hgroup_cpus_restriction,
 	[HGROUP_ATTR_MEMS] = &hgroup_mems_restriction,
 	[HGROUP_ATTR_DEVICES] = &hgroup_devices_restriction,
 	[HGROUP_ATTR_FREEZE] = &hgroup_freeze_restriction,
-	[HGROUP_ATTR_TASKS] = &hgroup_tasks_restriction,
 };
 
 /**
@@ -391,7 +390,7 @@ static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
  *
  * A move must not shed a restriction: @to must restrict at least as much
  * as @from (CPUs, nodes, devices, freeze flags), or the caller must be
- * allowed to lift @from as far as @to (see hgroup_check_one()).  Nor may
+ * allowed to lift @from as far as @to (see hgroup_may_lift()).  Nor may
  * a process without no_new_privs join a group restricted by a caller
  * that was not privileged over its members (hgroup::nnp), nor one whose
  * sets do not meet its cpuset (the cpuset's masks would stay in force).

@@ -407,6 +407,12 @@ static const struct {
 	[HGROUP_ATTR_TASKS] = { "tasks", sizeof(struct hgroup_tasks) },
 };
 
+/* The kinds in the order hgctl sets, checks and shows them. */
+static const unsigned int attr_order[] = {
+	HGROUP_ATTR_CPUS, HGROUP_ATTR_MEMS, HGROUP_ATTR_DEVICES,
+	HGROUP_ATTR_FREEZE, HGROUP_ATTR_TASKS,
+};
+
 struct opts {
 	unsigned int have;	/* BIT(HGROUP_ATTR_*) of the options given */
 	unsigned int scope;	/* --domain: HGROUP_SCOPE_DOMAIN */
@@ -764,10 +770,11 @@ static int set_opts(const struct target *t, const struct opts *o,
 		    unsigned int have, unsigned int flags)
 {
 	union attrval v;
-	unsigned int attr, f;
+	unsigned int attr, f, i;
 	int err;
 
-	for (attr = HGROUP_ATTR_CPUS; attr <= HGROUP_ATTR_TASKS; attr++) {
+	for (i = 0; i < ARRAY_SIZE(attr_order); i++) {
+		attr = attr_order[i];
 		if (!(have & BIT(attr)))
 			continue;
 		opt_value(o, attr, &v);
@@ -897,7 +904,7 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 static void show_domain(const struct scan *s, const struct domain *d,
 			int *note)
 {
-	unsigned int attr;
+	unsigned int k;
 	int i, j;
 
 	if (d->id < 0)
@@ -912,9 +919,9 @@ static void show_domain(const struct scan *s, const struct domain *d,
 		printf("  pgrp %d session=%d%s", g->pgid, g->sid,
 		       !g->pgid ? " [outside]" :
 		       g->pgid == d->id ? " [leader]" : "");
-		for (attr = HGROUP_ATTR_CPUS; g->pgid && attr < HGROUP_ATTR_TASKS;
-		     attr++)
-			show_attr(g->pgid, attr, note);
+		for (k = 0; g->pgid && k < ARRAY_SIZE(attr_order); k++)
+			if (attr_order[k] != HGROUP_ATTR_TASKS)
+				show_attr(g->pgid, attr_order[k], note);
 		putchar('\n');
 		for (j = g->first; j < g->first + g->nr; j++) {
 			const struct proc *p = &s->procs[s->order[j]];
@@ -1279,10 +1286,11 @@ static int restrict_all(const struct scan *s, const struct opts *o,
 static int verify_one(pid_t pgid, const struct opts *o, unsigned int have)
 {
 	static struct reading r;
-	unsigned int attr;
+	unsigned int attr, i;
 	int err;
 
-	for (attr = HGROUP_ATTR_CPUS; attr <= HGROUP_ATTR_TASKS; attr++) {
+	for (i = 0; i < ARRAY_SIZE(attr_order); i++) {
+		attr = attr_order[i];
 		if (!(have & BIT(attr)))
 			continue;
 		err = read_attr(pgid, attr, &r);

@@ -139,6 +139,8 @@
 
 /**
  * enum hgroup_attr_id - the kinds of restriction
+ * @HGROUP_ATTR_TASKS: the most tasks (threads) the domain may hold,
+ *	counting its sub-domains; &struct hgroup_tasks.
  * @HGROUP_ATTR_CPUS: the CPUs the group's tasks may run on; &struct
  *	hgroup_mask.  No task's affinity can be widened beyond it, and it
  *	only narrows what the task's cpuset allows: a task cannot be moved
@@ -149,19 +151,36 @@
  *	block devices opened by number, as mount() does) and create;
  *	&struct hgroup_devices.
  * @HGROUP_ATTR_FREEZE: freezing; &struct hgroup_freeze.
- * @HGROUP_ATTR_TASKS: the most tasks (threads) the domain may hold,
- *	counting its sub-domains; &struct hgroup_tasks.
  */
 enum hgroup_attr_id {
-	HGROUP_ATTR_CPUS = 1,
-	HGROUP_ATTR_MEMS = 2,
-	HGROUP_ATTR_DEVICES = 3,
-	HGROUP_ATTR_FREEZE = 4,
-	HGROUP_ATTR_TASKS = 5,
+	HGROUP_ATTR_TASKS = 1,
+	HGROUP_ATTR_CPUS = 2,
+	HGROUP_ATTR_MEMS = 3,
+	HGROUP_ATTR_DEVICES = 4,
+	HGROUP_ATTR_FREEZE = 5,
 };
 
 /* Flags of hgroup_set_attr() and hgroup_get_attr(). */
 #define HGROUP_SCOPE_DOMAIN	(1U << 0)
+
+/* &struct hgroup_tasks.max: no limit */
+#define HGROUP_TASKS_UNLIMITED	(~0ULL)
+
+/**
+ * struct hgroup_tasks - the task limit of a domain
+ * @max: fork() and clone() in the domain or any of its sub-domains fail
+ *	with EAGAIN while the domain holds @max tasks or more.
+ *	%HGROUP_TASKS_UNLIMITED, the default, is no limit.  A limit below the
+ *	current count is allowed: it only stops growth.
+ * @nr_tasks: output: tasks (threads) now in the domain and its
+ *	sub-domains.
+ */
+struct hgroup_tasks {
+	__u64 max;
+	__u64 nr_tasks;
+};
+
+#define HGROUP_TASKS_SIZE_VER0	16
 
 /**
  * struct hgroup_mask - a set of CPUs or memory nodes
@@ -269,24 +288,5 @@ struct hgroup_freeze {
 };
 
 #define HGROUP_FREEZE_SIZE_VER0	8
-
-/* &struct hgroup_tasks.max: no limit */
-#define HGROUP_TASKS_UNLIMITED	(~0ULL)
-
-/**
- * struct hgroup_tasks - the task limit of a domain
- * @max: fork() and clone() in the domain or any of its sub-domains fail
- *	with EAGAIN while the domain holds @max tasks or more.
- *	%HGROUP_TASKS_UNLIMITED, the default, is no limit.  A limit below the
- *	current count is allowed: it only stops growth.
- * @nr_tasks: output: tasks (threads) now in the domain and its
- *	sub-domains.
- */
-struct hgroup_tasks {
-	__u64 max;
-	__u64 nr_tasks;
-};
-
-#define HGROUP_TASKS_SIZE_VER0	16
 
 #endif /* _UAPI_LINUX_HGROUP_H */

@@ -14,6 +14,7 @@
  *	exit 0 if open(PATH, O_RDONLY) fails with ERRNO, or succeeds if
  *	ERRNO is 0.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
 
