@@ -99,6 +99,7 @@ for c in $commits; do
 	then
 		t0=$(date +%s)
 		rm -rf "$obj/selftests-hgroup"
+		mkdir -p "$obj/selftests-hgroup"
 		if make -s -C "$src" O="$obj" headers_install >> "$log" 2>&1 &&
 		   make -s -C "$src/tools/testing/selftests/hgroup" \
 			CC="gcc -Werror" OUTPUT="$obj/selftests-hgroup" \
