@@ -391,6 +391,61 @@ bench_stall (not run as a test): fork+exit latency while another user
 repeats domain-scope changes over 1,200 groups.
 EOF2
 
+# Scheduling groups: the scheduler's side (kernel/sched/hgroup.c, the
+# bound in update_cfs_group()) and hgroups' side come together, as each
+# calls the other.
+apply 0017-sched-hgroup-task-groups.patch
+stage sched
+maint "$repo/patches/MAINTAINERS.entry" kernel/sched/hgroup.c
+commit <<'EOF2'
+hgroup, sched: scheduling groups of process groups and domains
+
+Let each domain make its process groups (HGROUP_SCHED_GROUP_PGRPS) and
+its sub-domains (HGROUP_SCHED_GROUP_DOMAINS) task groups of CFS, nested
+as the domains are: a group is a child of the group of the nearest
+domain above it that has one, so the levels that group need not be next
+to each other, and each container decides its own.  With no flag, tasks
+are scheduled as today (session autogroups, or flat).
+
+The task groups are made as autogroup makes a session's and carry
+tg->autogroup, so the scheduler's special cases for autogroups cover
+them; they nest, each holding a reference to its parent.
+autogroup_task_group() asks hgroups first, whatever the autogroup
+sysctl says; a task in a non-root cpu cgroup, or exiting, stays where
+it is today.  CONFIG_HGROUP_SCHED selects SCHED_AUTOGROUP and needs no
+cgroup file system.
+
+A group's weight is an upper bound, not a priority: on each CPU its
+entity weighs at most what is runnable in it there, one compare in
+update_cfs_group().  A lone nice-19 process is then nice to every other
+group (1.3% of a CPU against a nice-0 one in the guest, where two
+autogroups get half each), and a 40-task job weighs no more than one
+nice-0 task.
+
+Groups exist only where grouping is on.  A flag change makes new groups
+for everything whose parent changes and moves the tasks, under a mutex
+and outside tasklist_lock; setpgid(), setsid() and set_domainid() give
+a new group its task group after tasklist_lock, as setsid() does for
+autogroup, holding a reference to the group the process leaves until
+its threads are out of it.  Setting a flag is tightening, clearing one
+lifting, under the permission rule of the other restrictions; domain
+0's flags are for CAP_SYS_ADMIN in the initial user namespace.
+EOF2
+stage sched tests
+commit <<'EOF2'
+selftests/hgroup: test scheduling groups
+
+sched_test: shares of CPU time in the guest: 8 threads against 1 in two
+process groups, grouped (half each) and not (a ninth); nice 0 against
+nice 19 each in its own group (at least 90%) against two autogroups
+(half each); two sub-domains of 4 groups and 1 (half each, a fifth
+without domain grouping); 3 threads against 1 on 2 CPUs.  Bad
+arguments, domain 0 for the administrator only, clearing as lifting
+(not by a member of the domain, not beyond a domain above), the
+owner needing no privilege, and every task group freed after a storm
+of forks, exits, setpgid(), setsid(), nice changes and flag flips.
+EOF2
+
 # Documentation.
 add Documentation/hgroup.rst
 maint "$repo/patches/MAINTAINERS.entry" Documentation/hgroup.rst

@@ -8,7 +8,8 @@
 #   restrictions  the attribute calls, the permission rule, the task limit
 #   sets          CPU and memory-node sets
 #   devices       device access lists
-#   freeze        freezing (the code as it is in the repository)
+#   freeze        freezing
+#   sched         scheduling groups (the code as it is in the repository)
 #
 # The repository holds the last stage only.  patches/stages/NAME.patch
 # takes the code of stage NAME back to the stage before it, so each stage
@@ -20,7 +21,7 @@
 #                              patches/stages/ again from DIR
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
-stages="domains restrictions sets devices freeze"
+stages="domains restrictions sets devices freeze sched"
 files="Kconfig include/linux/hgroup.h include/uapi/linux/hgroup.h kernel/hgroup
 	tools/testing/selftests/hgroup"
 last=${stages##* }

@@ -30,11 +30,23 @@ struct task_struct;
  * @blocker: the group whose "freeze on new process group" held the call
  *	back, or NULL.
  * @seq: @blocker's hgroup::unblock_seq when it did.
+ * @sched_task: the process moved, if its threads may have to change task
+ *	group afterwards (kernel/hgroup/sched.c); referenced.
+ * @sched_hg: the state of the group it moved to; referenced.
+ * @sched_old: the task group its threads are in until they are moved,
+ *	or NULL; referenced.
+ * @sched_made: @sched_hg is new.
  */
 struct hgroup_pgrp_ctx {
 	struct hgroup *prealloc;
 	struct hgroup *blocker;
 	unsigned int seq;
+#ifdef CONFIG_HGROUP_SCHED
+	struct task_struct *sched_task;
+	struct hgroup *sched_hg;
+	struct autogroup *sched_old;
+	bool sched_made;
+#endif
 };
 
 extern struct hgroup init_hgroup;
@@ -220,5 +232,28 @@ static inline int hgroup_bdev_permission(dev_t dev, bool read, bool write)
 }
 
 #endif /* CONFIG_HGROUP */
+
+#ifdef CONFIG_HGROUP_SCHED
+/*
+ * The task groups of process groups and domains: kernel/hgroup/sched.c
+ * decides where they are, kernel/sched/hgroup.c makes them.
+ */
+struct autogroup;
+struct autogroup *hgroup_task_sched(struct task_struct *p);
+struct autogroup *hgroup_sched_create(struct autogroup *parent);
+struct autogroup *hgroup_sched_get(struct autogroup *ag);
+void hgroup_sched_put(struct autogroup *ag);
+bool hgroup_sched_child_of(struct autogroup *ag, struct autogroup *parent);
+long hgroup_sched_count(void);
+void hgroup_sched_move(struct task_struct *t);
+void hgroup_sched_fork(struct task_struct *p);
+#else
+static inline struct autogroup *hgroup_task_sched(struct task_struct *p)
+{
+	return NULL;
+}
+
+static inline void hgroup_sched_fork(struct task_struct *p) { }
+#endif /* CONFIG_HGROUP_SCHED */
 
 #endif /* _LINUX_HGROUP_H */

@@ -55,6 +55,7 @@ static void hgroup_domain_free_rcu(struct rcu_head *head)
 {
 	struct hgroup_domain *d = container_of(head, struct hgroup_domain, rcu);
 
+	hgroup_sched_domain_release(d);
 	put_pid(d->pid);
 	kmem_cache_free(hgroup_domain_cachep, d);
 }
@@ -157,6 +158,7 @@ long hgroup_domain_create(void)
 	struct task_struct *leader = current->group_leader;
 	struct pid *pid = task_pid(leader);
 	struct hgroup *old, *hg, *blocker = NULL;
+	struct hgroup_pgrp_ctx ctx = { };
 	struct hgroup_domain *d;
 	unsigned int seq;
 	long ret;
@@ -211,6 +213,7 @@ long hgroup_domain_create(void)
 	d->pid = get_pid(pid);
 	d->leader = hg;
 	d->parent = hgroup_domain_get(old->domain);
+	hgroup_sched_domain_init(d);
 	/* The caller's threads are counted in the old domain already. */
 	d->nr_tasks = leader->signal->nr_threads;
 	spin_lock(&hgroup_domain_lock);
@@ -231,6 +234,7 @@ long hgroup_domain_create(void)
 		attach_pid(leader, PIDTYPE_DOMAIN);
 	}
 	hgroup_set_group(leader, old, hg);
+	hgroup_sched_join(&ctx, leader, old, hg, true);
 	hgroup_put(old);
 	hg = NULL;
 	ret = pid_vnr(pid);
@@ -242,6 +246,7 @@ out_free:
 	if (d)
 		kmem_cache_free(hgroup_domain_cachep, d);
 	hgroup_free_unused(hg);
+	hgroup_sched_finish(&ctx);
 	if (blocker) {
 		ret = hgroup_wait_unblocked(blocker, seq);
 		hgroup_put(blocker);

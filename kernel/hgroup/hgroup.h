@@ -60,7 +60,7 @@
 struct hgroup_domain;
 
 /* Slots for the kinds of restriction, by HGROUP_ATTR_* number. */
-#define HGROUP_NR_KINDS		(HGROUP_ATTR_FREEZE + 1)
+#define HGROUP_NR_KINDS		(HGROUP_ATTR_SCHED + 1)
 
 /**
  * struct hgroup_set - an immutable set of CPUs or of memory nodes
@@ -125,6 +125,14 @@ struct hgroup_devs {
  *	back by %HGROUP_FREEZE_NEW_PGRP go on: the flag cleared, a member
  *	gone; tasklist_lock held for writing, or for reading together with
  *	the domain's mutex.
+ * @sched: the task group the group's tasks run in: its own, or its
+ *	domain's (see sched.c); NULL for the session's or the cgroup's.
+ *	Referenced.  Changed with hgroup_sched_mutex and tasklist_lock
+ *	(for reading) held, the tasks moved before the latter is dropped,
+ *	so that under tasklist_lock the tasks are where it says.
+ * @sched_own: @sched is the group's own.
+ * @sched_node: in a list of groups sched.c works through.
+ * @sched_visit: marks the group during one walk of sched.c.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
  *	whose task_struct::hgroup_gen differs has yet to apply them.
  * @visit: marks the group during one walk over a domain.
@@ -164,6 +172,12 @@ struct hgroup {
 	bool bind_nnp;
 	bool check_admin;
 	int check_lift;
+#ifdef CONFIG_HGROUP_SCHED
+	struct autogroup __rcu *sched;
+	bool sched_own;
+	struct list_head sched_node;
+	u64 sched_visit;
+#endif
 	atomic64_t push_gen;
 	u64 visit;
 	u64 checked;
@@ -201,6 +215,10 @@ struct hgroup {
  *	reference to.  Never nested: no path holds two.
  * @nr_tasks: tasks (threads) in the domain and its sub-domains.
  * @tasks_max: limit of @nr_tasks; HGROUP_TASKS_UNLIMITED for none.
+ * @sched_flags: HGROUP_SCHED_GROUP_*; written under @mutex with
+ *	tasklist_lock held for reading, read with READ_ONCE().
+ * @sched: the domain's own task group, or NULL; referenced.  Changed
+ *	under hgroup_sched_mutex (sched.c).
  * @rcu: for freeing after a grace period.
  *
  * @nr_tasks changes only with tasklist_lock held for writing.
@@ -216,6 +234,10 @@ struct hgroup_domain {
 	struct mutex mutex;	/* see above */
 	long nr_tasks;
 	u64 tasks_max;
+#ifdef CONFIG_HGROUP_SCHED
+	unsigned int sched_flags;
+	struct autogroup *sched;
+#endif
 	struct rcu_head rcu;
 };
 
@@ -329,6 +351,7 @@ struct hgroup_restriction;
  * @devs: the value of a device list.
  * @freeze: the value of the freeze flags.
  * @tasks_max: the value of a task limit.
+ * @sched_flags: the value of a domain's scheduling flags.
  *
  * A change is built from the caller's attribute before any lock is
  * taken; a value read from a group is borrowed unless the kind's @get
@@ -346,6 +369,7 @@ struct hgroup_change {
 		struct hgroup_devs *devs;
 		unsigned int freeze;
 		u64 tasks_max;
+		unsigned int sched_flags;
 	};
 };
 
@@ -359,6 +383,8 @@ struct hgroup_change {
  * @no_trust: restricting it needs no trust by the members (see
  *	hgroup_may_restrict() in restrict.c).
  * @disabled: not in this kernel's configuration (%EOPNOTSUPP).
+ * @init_domain: a per-domain kind that domain 0 has too, changed there
+ *	only by %CAP_SYS_ADMIN in the initial user namespace.
  * @cpusets: checked against the members' cpusets: cpuset_lock() is held
  *	from the check to the change.
  * @parse: check an attribute from hgroup_set_attr() (in kernel memory;
@@ -388,6 +414,9 @@ struct hgroup_change {
  *	the members refuse after may have had it.  Optional.
  * @apply: give @hg the value of @c; tasklist_lock held for reading.
  * @read: fill in the output fields of @kattr from @hg; optional.
+ * @commit: the change is made: finish what @apply could not do under
+ *	tasklist_lock (make task groups and move tasks into them), with the
+ *	domain's mutex held; may sleep.  Optional.
  * @to_user: after the locks are dropped, copy @c's value (held with
  *	@get) out through @kattr's user pointers; optional.
  *
@@ -408,6 +437,7 @@ struct hgroup_restriction {
 	bool per_domain;
 	bool no_trust;
 	bool disabled;
+	bool init_domain;
 	bool cpusets;
 	int (*parse)(struct hgroup_change *c, const void *kattr);
 	void (*get)(struct hgroup_change *c);
@@ -426,6 +456,7 @@ struct hgroup_restriction {
 	void (*prepare)(const struct hgroup_change *c);
 	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
 	void (*read)(struct hgroup *hg, void *kattr);
+	void (*commit)(const struct hgroup_change *c);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
 };
 
@@ -434,6 +465,9 @@ extern const struct hgroup_restriction hgroup_cpus_restriction;
 extern const struct hgroup_restriction hgroup_mems_restriction;
 extern const struct hgroup_restriction hgroup_devices_restriction;
 extern const struct hgroup_restriction hgroup_freeze_restriction;
+#ifdef CONFIG_HGROUP_SCHED
+extern const struct hgroup_restriction hgroup_sched_restriction;
+#endif
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);
 void hgroup_set_group(struct task_struct *p, struct hgroup *old,
@@ -541,6 +575,27 @@ void hgroup_rebind_done(struct hgroup_rebind *r);
 /* tasks.c */
 int hgroup_tasks_charge(struct hgroup_domain *d, long n);
 void hgroup_tasks_uncharge(struct hgroup_domain *d, long n);
+
+/* sched.c */
+#ifdef CONFIG_HGROUP_SCHED
+void hgroup_sched_init_state(struct hgroup *hg, const struct hgroup *from);
+void hgroup_sched_release(struct hgroup *hg);
+void hgroup_sched_domain_init(struct hgroup_domain *d);
+void hgroup_sched_domain_release(struct hgroup_domain *d);
+void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
+		       struct hgroup *old, struct hgroup *hg, bool made);
+void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx);
+#else
+static inline void hgroup_sched_init_state(struct hgroup *hg,
+					   const struct hgroup *from) { }
+static inline void hgroup_sched_release(struct hgroup *hg) { }
+static inline void hgroup_sched_domain_init(struct hgroup_domain *d) { }
+static inline void hgroup_sched_domain_release(struct hgroup_domain *d) { }
+static inline void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx,
+				     struct task_struct *p, struct hgroup *old,
+				     struct hgroup *hg, bool made) { }
+static inline void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx) { }
+#endif
 
 /* stats.c */
 extern atomic_long_t hgroup_nr_pgrps;

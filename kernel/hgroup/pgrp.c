@@ -33,6 +33,7 @@ static void hgroup_free_rcu(struct rcu_head *head)
 
 	put_pid(hg->pgrp);
 	hgroup_restrict_release(hg);
+	hgroup_sched_release(hg);
 	hgroup_domain_put(hg->domain);
 	kmem_cache_free(hgroup_cachep, hg);
 	atomic_long_dec(&hgroup_nr_pgrps);
@@ -108,6 +109,7 @@ void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 	hg->parent = hgroup_get(from->domain->leader);
 	hg->owner = current_euid();
 	hgroup_restrict_copy(hg, from);
+	hgroup_sched_init_state(hg, from);
 	atomic_long_inc(&hgroup_nr_pgrps);
 }
 
@@ -183,7 +185,7 @@ struct task_struct *hgroup_next_task(struct hgroup *hg, struct task_struct *t)
  * control state, so that a freeze set before or during the fork stays
  * set.  A new process is linked to its creator's domain and takes a
  * reference to its process group's state; every new task gets the
- * group's restrictions.
+ * group's restrictions, and its task group.
  */
 void hgroup_fork(struct task_struct *p)
 {
@@ -198,6 +200,7 @@ void hgroup_fork(struct task_struct *p)
 	hg->nr_threads++;
 	hg->joins++;
 	hgroup_task_init(p, hg);
+	hgroup_sched_fork(p);
 }
 
 /**
@@ -272,8 +275,9 @@ void hgroup_exec(struct task_struct *old_leader, struct task_struct *new_leader)
  */
 int hgroup_pgrp_prepare(struct hgroup_pgrp_ctx *ctx, bool may_make)
 {
-	ctx->prealloc = may_make ? hgroup_alloc() : NULL;
-	ctx->blocker = NULL;
+	*ctx = (struct hgroup_pgrp_ctx) {
+		.prealloc = may_make ? hgroup_alloc() : NULL,
+	};
 	return !may_make || ctx->prealloc ? 0 : -ENOMEM;
 }
 
@@ -362,6 +366,7 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
 	}
 	hgroup_set_group(p, old, hg);
 	hgroup_moved(p, old, hg);
+	hgroup_sched_join(ctx, p, old, hg, !t);
 	hgroup_member_left(old);
 	hgroup_put(old);
 }
@@ -371,7 +376,8 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
  * @ctx: the call's context.
  * @err: what the call would return.
  *
- * Called by setpgid() and setsid() after they dropped tasklist_lock.  If
+ * Called by setpgid() and setsid() after they dropped tasklist_lock.  A
+ * process moved is moved into its new group's task group (sched.c).  If
  * hgroup_pgrp_check() held the call back, waits until the group that did
  * lifts its setting or loses a member, and has the call restarted.
  *
@@ -380,6 +386,7 @@ void hgroup_pgrp_join(struct task_struct *p, struct hgroup_pgrp_ctx *ctx)
 int hgroup_pgrp_finish(struct hgroup_pgrp_ctx *ctx, int err)
 {
 	hgroup_free_unused(ctx->prealloc);
+	hgroup_sched_finish(ctx);
 	if (!ctx->blocker)
 		return err;
 	err = hgroup_wait_unblocked(ctx->blocker, ctx->seq);

@@ -41,12 +41,24 @@ static atomic64_t hgroup_visit_seq = ATOMIC64_INIT(0);
 #define HGROUP_RETRY	1
 
 /* The kinds of restriction, by HGROUP_ATTR_* number. */
+#ifndef CONFIG_HGROUP_SCHED
+/* Scheduling groups not built in: the attribute is known, and refused. */
+static const struct hgroup_restriction hgroup_sched_restriction = {
+	.attr		= HGROUP_ATTR_SCHED,
+	.size_ver0	= HGROUP_SCHED_SIZE_VER0,
+	.size		= sizeof(struct hgroup_sched),
+	.per_domain	= true,
+	.disabled	= true,
+};
+#endif
+
 static const struct hgroup_restriction *const hgroup_restrictions[] = {
 	[HGROUP_ATTR_TASKS] = &hgroup_tasks_restriction,
 	[HGROUP_ATTR_CPUS] = &hgroup_cpus_restriction,
 	[HGROUP_ATTR_MEMS] = &hgroup_mems_restriction,
 	[HGROUP_ATTR_DEVICES] = &hgroup_devices_restriction,
 	[HGROUP_ATTR_FREEZE] = &hgroup_freeze_restriction,
+	[HGROUP_ATTR_SCHED] = &hgroup_sched_restriction,
 };
 
 /**
@@ -242,8 +254,12 @@ static int __hgroup_may_change(const struct hgroup *hg, bool audit)
 	return -EPERM;
 }
 
-static int hgroup_may_change(const struct hgroup *hg)
+static int hgroup_may_change(const struct hgroup *hg,
+			     const struct hgroup_restriction *r)
 {
+	/* Domain 0's own setting of a per-domain kind it has too. */
+	if (hg == &init_hgroup && r->init_domain)
+		return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
 	return __hgroup_may_change(hg, true);
 }
 
@@ -343,12 +359,13 @@ static int hgroup_check_values(struct hgroup *hg, struct hgroup_change *c)
 {
 	int ret;
 
-	ret = hgroup_may_change(hg);
+	ret = hgroup_may_change(hg, c->ops);
 	if (ret)
 		return ret;
 	hg->check_restricts = hgroup_restricts(hg, c);
 	hg->check_admin = !uid_eq(current_euid(), hg->owner);
-	hg->check_lift = hgroup_allows(hg, hg, c) ? 0 :
+	/* Domain 0's own setting is bounded by nothing above it. */
+	hg->check_lift = hgroup_allows(hg, hg, c) || hg == &init_hgroup ? 0 :
 			 hgroup_may_lift(hg, c, true);
 	hg->checked = c->id;
 	/* Written under tasklist_lock; an estimate is enough. */
@@ -773,6 +790,8 @@ static int hgroup_change(struct pid *pid, struct hgroup_change *c)
 	/* Nothing changed, no thread to update. */
 	if (ret)
 		hgroup_push_cancel(c);
+	else if (c->ops->commit)
+		c->ops->commit(c);
 	return ret;
 }
 

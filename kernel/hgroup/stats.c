@@ -26,6 +26,10 @@ static int hgroup_objects_show(struct seq_file *m, void *v)
 		   atomic_long_read(&hgroup_nr_domains),
 		   atomic_long_read(&hgroup_nr_sets),
 		   atomic_long_read(&hgroup_nr_devs));
+#ifdef CONFIG_HGROUP_SCHED
+	/* Task groups of process groups and domains (kernel/sched/hgroup.c). */
+	seq_printf(m, "sched %ld\n", hgroup_sched_count());
+#endif
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hgroup_objects);

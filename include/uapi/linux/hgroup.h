@@ -151,6 +151,9 @@
  *	block devices opened by number, as mount() does) and create;
  *	&struct hgroup_devices.
  * @HGROUP_ATTR_FREEZE: freezing; &struct hgroup_freeze.
+ * @HGROUP_ATTR_SCHED: how the domain's process groups and sub-domains
+ *	are grouped for CPU scheduling; &struct hgroup_sched.  A property
+ *	of the domain, named with %HGROUP_SCOPE_DOMAIN.
  */
 enum hgroup_attr_id {
 	HGROUP_ATTR_TASKS = 1,
@@ -158,6 +161,7 @@ enum hgroup_attr_id {
 	HGROUP_ATTR_MEMS = 3,
 	HGROUP_ATTR_DEVICES = 4,
 	HGROUP_ATTR_FREEZE = 5,
+	HGROUP_ATTR_SCHED = 6,
 };
 
 /* Flags of hgroup_set_attr() and hgroup_get_attr(). */
@@ -288,5 +292,30 @@ struct hgroup_freeze {
 };
 
 #define HGROUP_FREEZE_SIZE_VER0	8
+
+/* &struct hgroup_sched.flags */
+#define HGROUP_SCHED_GROUP_PGRPS	(1U << 0)
+#define HGROUP_SCHED_GROUP_DOMAINS	(1U << 1)
+
+/**
+ * struct hgroup_sched - the scheduling groups of a domain
+ * @flags: %HGROUP_SCHED_GROUP_PGRPS makes each process group of the
+ *	domain a scheduling group: the groups share the CPU as wholes, as
+ *	the sessions do with autogroup.  %HGROUP_SCHED_GROUP_DOMAINS makes
+ *	each sub-domain one, within which its own flags apply.  A group is
+ *	nested in the group of the nearest domain above it that is one.
+ *	The weight of a group is that of its runnable tasks (from their
+ *	nice values), at most that of one nice-0 task.  Setting a flag is
+ *	tightening, clearing one is lifting; a new domain starts with its
+ *	parent's flags.  Domain 0 starts with none; only %CAP_SYS_ADMIN in
+ *	the initial user namespace changes its flags.
+ * @__reserved: must be 0.
+ */
+struct hgroup_sched {
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define HGROUP_SCHED_SIZE_VER0	8
 
 #endif /* _UAPI_LINUX_HGROUP_H */

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups: scheduling groups of process groups and domains.
+ *
+ * Each domain has two flags (HGROUP_ATTR_SCHED): with
+ * HGROUP_SCHED_GROUP_PGRPS each of its process groups is a task group of
+ * the scheduler, with HGROUP_SCHED_GROUP_DOMAINS each of its sub-domains
+ * is one.  A group is nested in the group of the nearest domain above it
+ * that has one, or in the root task group; a process group without a
+ * group of its own runs in its domain's (or the nearest one above), and
+ * where there is none, in its session's autogroup or the root, as without
+ * hgroups.  So the levels that group need not be next to each other.
+ * The groups are made by kernel/sched/hgroup.c, the scheduler's side;
+ * autogroup_task_group() asks hgroup_task_sched() which group a task
+ * belongs in.  A task group cannot change its parent, so a change of flags
+ * makes new groups for everything below that changes parent, and moves
+ * the tasks.
+ *
+ * Locking: hgroup_sched_mutex serialises every change of hgroup::sched
+ * and hgroup_domain::sched.  hgroup::sched changes with tasklist_lock
+ * held for reading too, and the group's tasks are moved before that lock
+ * is dropped: fork, setpgid() and setsid() (tasklist_lock held for
+ * writing) find every task of a group in the group hgroup::sched names,
+ * so a reference taken to it there pins the group the tasks are in.  The
+ * reference to a replaced group is dropped only after its tasks left it;
+ * a process that left a group meanwhile holds its own (hgroup_pgrp_ctx).
+ * Nothing sleeps under tasklist_lock: groups are made before it is taken.
+ * The mutex nests inside a domain's mutex.
+ */
+
+#include <linux/slab.h>
+
+#include "hgroup.h"
+
+static DEFINE_MUTEX(hgroup_sched_mutex);
+
+/* Generation of the walks of hgroup_sched_fix_groups(). */
+static u64 hgroup_sched_visit_seq;
+
+/**
+ * hgroup_task_sched - the task group of a task's process group or domain
+ * @p: the task, its runqueue locked (autogroup_task_group()).
+ *
+ * Return: the group, or NULL for the session's autogroup or the root.
+ * Valid while the runqueue lock is held: a group is freed two grace
+ * periods after its last reference, which goes after its tasks left it.
+ */
+struct autogroup *hgroup_task_sched(struct task_struct *p)
+{
+	struct autogroup *ag = NULL;
+	struct hgroup *hg;
+
+	rcu_read_lock();
+	/* NULL for a new process before hgroup_fork(), and once released. */
+	hg = rcu_dereference(p->signal->hgroup);
+	if (hg)
+		ag = rcu_dereference(hg->sched);
+	rcu_read_unlock();
+	return ag;
+}
+
+/* The group the process groups of @d without one of their own run in. */
+static struct autogroup *hgroup_domain_sched(struct hgroup_domain *d)
+{
+	for (; d; d = d->parent)
+		if (d->sched)
+			return d->sched;
+	return NULL;
+}
+
+/* Should @d have a group of its own? */
+static bool hgroup_sched_domain_wanted(struct hgroup_domain *d)
+{
+	return d->parent &&
+	       (READ_ONCE(d->parent->sched_flags) & HGROUP_SCHED_GROUP_DOMAINS);
+}
+
+/* Should @hg have a group of its own?  Never the kernel threads'. */
+static bool hgroup_sched_wanted(struct hgroup *hg)
+{
+	return hg != &init_hgroup &&
+	       (READ_ONCE(hg->domain->sched_flags) & HGROUP_SCHED_GROUP_PGRPS);
+}
+
+/*
+ * Give @d the group it should have, made afresh if its parent changed.
+ * Its process groups still hold references to the old one, and leave it
+ * when they are fixed; so do the groups nested in it.
+ */
+static void hgroup_sched_fix_domain(struct hgroup_domain *d)
+{
+	struct autogroup *parent = NULL, *ag = NULL;
+
+	lockdep_assert_held(&hgroup_sched_mutex);
+	if (hgroup_sched_domain_wanted(d)) {
+		parent = hgroup_domain_sched(d->parent);
+		if (d->sched && hgroup_sched_child_of(d->sched, parent))
+			return;
+		ag = hgroup_sched_create(parent);
+		/* Without memory for it, the domain shares its parent's. */
+		if (IS_ERR(ag)) {
+			pr_warn_ratelimited("hgroup: no task group for domain %u\n",
+					    d->id);
+			ag = NULL;
+		}
+	}
+	if (ag == d->sched)
+		return;
+	hgroup_sched_put(d->sched);
+	d->sched = ag;
+}
+
+/* Move every thread of @hg into the group it should be in. */
+static void hgroup_sched_move_group(struct hgroup *hg)
+{
+	struct task_struct *t = NULL;
+
+	while ((t = hgroup_next_task(hg, t)))
+		hgroup_sched_move(t);
+}
+
+/* Give @hg the group it should have, and move its threads into it. */
+static void hgroup_sched_fix_group(struct hgroup *hg)
+{
+	struct autogroup *parent = hgroup_domain_sched(hg->domain);
+	struct autogroup *cur, *ag = NULL;
+	bool own = hgroup_sched_wanted(hg);
+
+	lockdep_assert_held(&hgroup_sched_mutex);
+	cur = rcu_dereference_protected(hg->sched,
+					lockdep_is_held(&hgroup_sched_mutex));
+	if (own) {
+		if (hg->sched_own && hgroup_sched_child_of(cur, parent))
+			return;
+		ag = hgroup_sched_create(parent);
+		if (IS_ERR(ag)) {
+			pr_warn_ratelimited("hgroup: no task group for process group %d\n",
+					    pid_nr(hg->pgrp));
+			ag = NULL;
+			own = false;
+		}
+	}
+	if (!own) {
+		if (!hg->sched_own && cur == parent)
+			return;
+		ag = hgroup_sched_get(parent);
+	}
+	read_lock(&tasklist_lock);
+	rcu_assign_pointer(hg->sched, ag);
+	hg->sched_own = own;
+	hgroup_sched_move_group(hg);
+	read_unlock(&tasklist_lock);
+	hgroup_sched_put(cur);
+}
+
+/*
+ * Fix every process group of @d.  They are collected with tasklist_lock
+ * held, each with a reference, and fixed after it is dropped, as making a
+ * group sleeps.  A group made meanwhile is fixed by its own maker
+ * (hgroup_sched_finish(), which waits for the mutex).
+ */
+static void hgroup_sched_fix_groups(struct hgroup_domain *d)
+{
+	u64 visit = ++hgroup_sched_visit_seq;
+	struct task_struct *p;
+	struct hgroup *hg, *n;
+	LIST_HEAD(groups);
+
+	lockdep_assert_held(&hgroup_sched_mutex);
+	read_lock(&tasklist_lock);
+	if (hgroup_domain_linked(d)) {
+		hlist_for_each_entry(p, &d->pid->tasks[PIDTYPE_DOMAIN],
+				     pid_links[PIDTYPE_DOMAIN]) {
+			hg = task_hgroup(p);
+			if (hg->sched_visit == visit)
+				continue;
+			hg->sched_visit = visit;
+			list_add_tail(&hgroup_get(hg)->sched_node, &groups);
+		}
+	} else {
+		/* Domain 0 keeps no list of its members. */
+		for_each_process(p) {
+			hg = task_hgroup(p);
+			if (!hg || hg->domain != d || hg->sched_visit == visit)
+				continue;
+			hg->sched_visit = visit;
+			list_add_tail(&hgroup_get(hg)->sched_node, &groups);
+		}
+	}
+	read_unlock(&tasklist_lock);
+	list_for_each_entry_safe(hg, n, &groups, sched_node) {
+		hgroup_sched_fix_group(hg);
+		list_del(&hg->sched_node);
+		hgroup_put(hg);
+		cond_resched();
+	}
+}
+
+/*
+ * The flags of @root changed: give every domain and process group in its
+ * subtree the group it should have.  Pre-order, so that a group is made
+ * after the group it nests in.
+ */
+static void hgroup_sched_rebuild(struct hgroup_domain *root)
+{
+	struct hgroup_domain *d;
+
+	mutex_lock(&hgroup_sched_mutex);
+	hgroup_for_each_domain(d, root) {
+		if (d != root)
+			hgroup_sched_fix_domain(d);
+		hgroup_sched_fix_groups(d);
+	}
+	mutex_unlock(&hgroup_sched_mutex);
+}
+
+/**
+ * hgroup_sched_init_state - a new process group starts in its maker's group
+ * @hg: the new group's state.
+ * @from: the state of the group it is made from.
+ *
+ * Called with tasklist_lock held for writing.  The process that makes the
+ * group runs in @from's task group until hgroup_sched_finish() moves it.
+ */
+void hgroup_sched_init_state(struct hgroup *hg, const struct hgroup *from)
+{
+	RCU_INIT_POINTER(hg->sched,
+			 hgroup_sched_get(rcu_dereference_protected(from->sched,
+					  lockdep_is_held(&tasklist_lock))));
+	hg->sched_own = false;
+}
+
+/**
+ * hgroup_sched_release - a process group's state is being freed
+ * @hg: the state; nothing runs in its task group any more.
+ */
+void hgroup_sched_release(struct hgroup *hg)
+{
+	hgroup_sched_put(rcu_dereference_protected(hg->sched, true));
+}
+
+/**
+ * hgroup_sched_domain_init - a new domain starts with its parent's flags
+ * @d: the new domain, its parent set.
+ */
+void hgroup_sched_domain_init(struct hgroup_domain *d)
+{
+	d->sched_flags = READ_ONCE(d->parent->sched_flags);
+}
+
+/**
+ * hgroup_sched_domain_release - a domain is being freed
+ * @d: the domain; nothing is nested in its task group any more.
+ */
+void hgroup_sched_domain_release(struct hgroup_domain *d)
+{
+	hgroup_sched_put(d->sched);
+}
+
+/**
+ * hgroup_sched_join - note a process's move to another process group
+ * @ctx: the context of the call that moved it.
+ * @p: the process.
+ * @old: the state of the group it left.
+ * @hg: the state of the group it joined.
+ * @made: @hg is new (setsid(), setpgid() or set_domainid() made it).
+ *
+ * Called with tasklist_lock held for writing, after the move.  If its
+ * threads may have to change task group, keeps what hgroup_sched_finish()
+ * needs for that, with a reference to the group they are in now.
+ */
+void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
+		       struct hgroup *old, struct hgroup *hg, bool made)
+{
+	struct autogroup *cur;
+
+	cur = rcu_dereference_protected(old->sched,
+					lockdep_is_held(&tasklist_lock));
+	if (!cur && !rcu_access_pointer(hg->sched) &&
+	    !(made && (hgroup_sched_wanted(hg) ||
+		       (hgroup_is_leader(hg) &&
+			hgroup_sched_domain_wanted(hg->domain)))))
+		return;
+	/* The call moved the process once, at most. */
+	if (WARN_ON_ONCE(ctx->sched_task))
+		return;
+	ctx->sched_task = get_task_struct(p);
+	ctx->sched_hg = hgroup_get(hg);
+	ctx->sched_old = hgroup_sched_get(cur);
+	ctx->sched_made = made;
+}
+
+/**
+ * hgroup_sched_finish - move a process into its new group's task group
+ * @ctx: the context of the call that moved it, after tasklist_lock.
+ *
+ * A new group (or domain) gets its task group first, if it should have
+ * one.  Then the process's threads are moved, and the group they were
+ * in may go.
+ */
+void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx)
+{
+	struct task_struct *p = ctx->sched_task;
+	struct hgroup *hg = ctx->sched_hg;
+	unsigned long flags;
+	struct task_struct *t;
+
+	if (!p)
+		return;
+	mutex_lock(&hgroup_sched_mutex);
+	if (ctx->sched_made) {
+		if (hgroup_is_leader(hg))
+			hgroup_sched_fix_domain(hg->domain);
+		hgroup_sched_fix_group(hg);
+	}
+	/* As autogroup_move_group(): the thread list cannot change. */
+	if (lock_task_sighand(p, &flags)) {
+		for_each_thread(p, t)
+			hgroup_sched_move(t);
+		unlock_task_sighand(p, &flags);
+	}
+	mutex_unlock(&hgroup_sched_mutex);
+	hgroup_sched_put(ctx->sched_old);
+	hgroup_put(hg);
+	put_task_struct(p);
+	ctx->sched_task = NULL;
+}
+
+static int hgroup_sched_parse(struct hgroup_change *c, const void *kattr)
+{
+	const struct hgroup_sched *sched = kattr;
+
+	if (sched->flags & ~(HGROUP_SCHED_GROUP_PGRPS |
+			     HGROUP_SCHED_GROUP_DOMAINS) ||
+	    sched->__reserved)
+		return -EINVAL;
+	c->sched_flags = sched->flags;
+	return 0;
+}
+
+static void hgroup_sched_value(const struct hgroup *hg,
+			       struct hgroup_change *c)
+{
+	c->sched_flags = READ_ONCE(hg->domain->sched_flags);
+}
+
+/*
+ * Clearing a flag is lifting: it lets the domain's tasks compete one by
+ * one, or its sub-domains' groups with each other's, as more weight
+ * against the rest than they had as a group.  Every group of a domain
+ * bounds by its domain's flags, so walking the groups above one walks
+ * the domains above it.
+ */
+static bool hgroup_sched_allows(const struct hgroup *limit,
+				const struct hgroup *hg,
+				const struct hgroup_change *c)
+{
+	/* @limit may be in another domain, changing meanwhile. */
+	return !(hg->domain->sched_flags & ~c->sched_flags) ||
+	       !(READ_ONCE(limit->domain->sched_flags) & ~c->sched_flags);
+}
+
+static bool hgroup_sched_lifts_only(const struct hgroup *hg,
+				    const struct hgroup_change *c)
+{
+	return !(c->sched_flags & ~hg->domain->sched_flags);
+}
+
+static void hgroup_sched_apply(struct hgroup *hg,
+			       const struct hgroup_change *c)
+{
+	WRITE_ONCE(hg->domain->sched_flags, c->sched_flags);
+}
+
+static void hgroup_sched_read(struct hgroup *hg, void *kattr)
+{
+	struct hgroup_sched *sched = kattr;
+
+	sched->flags = READ_ONCE(hg->domain->sched_flags);
+}
+
+static void hgroup_sched_commit(const struct hgroup_change *c)
+{
+	hgroup_sched_rebuild(c->domain);
+}
+
+/*
+ * Grouping needs no trust by the members: what it changes is how much of
+ * the CPU the domain's tasks get against each other and the rest, as
+ * setsid() with autogroup does.
+ */
+const struct hgroup_restriction hgroup_sched_restriction = {
+	.attr		= HGROUP_ATTR_SCHED,
+	.size_ver0	= HGROUP_SCHED_SIZE_VER0,
+	.size		= sizeof(struct hgroup_sched),
+	.per_domain	= true,
+	.no_trust	= true,
+	.init_domain	= true,
+	.parse		= hgroup_sched_parse,
+	.value		= hgroup_sched_value,
+	.allows		= hgroup_sched_allows,
+	.lifts_only	= hgroup_sched_lifts_only,
+	.apply		= hgroup_sched_apply,
+	.read		= hgroup_sched_read,
+	.commit		= hgroup_sched_commit,
+};

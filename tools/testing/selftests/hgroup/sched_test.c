@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups selftests: scheduling groups (HGROUP_ATTR_SCHED).
+ *
+ * Shares of the CPU are measured as the CPU time each contender gets over
+ * a few seconds (/proc/PID/stat, which counts every thread of a process),
+ * all of them pinned to CPU 0 but in the SMP test; a contender is one
+ * process, in a process group of its own, of N busy threads.  The bounds
+ * are wide, for TCG.  The contenders run in a domain of their own, made
+ * by a child of the test (the runner), and the test, outside it as a
+ * manager would be, sets the domain's flags: a member of a domain cannot
+ * clear its own domain's flags (that would be lifting itself).
+ *
+ * Also: bad arguments and their errnos (nothing changed), domain 0 (only
+ * CAP_SYS_ADMIN in the initial user namespace), the permission rule
+ * (clearing a flag is lifting, bounded by the domains above), a new domain
+ * inheriting its parent's flags, and task groups freed after a storm of
+ * forks, exits, setpgid(), setsid(), nice changes and flag flips.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include "../kselftest_harness.h"
+#include "hgroup_util.h"
+
+#define PGRPS	HGROUP_SCHED_GROUP_PGRPS
+#define DOMAINS	HGROUP_SCHED_GROUP_DOMAINS
+
+#define MAX_CONT	8
+#define WINDOW_MS	3000
+
+struct sched_shm {
+	double share[2][MAX_CONT];	/* two measurements */
+	pid_t pids[MAX_CONT];
+	int nr;
+	int step;
+};
+
+static long set_sched(pid_t pgid, unsigned int flags)
+{
+	struct hgroup_sched s = { .flags = flags };
+
+	return sys_hgroup_set_attr(pgid, HGROUP_ATTR_SCHED, &s, sizeof(s),
+				   HGROUP_SCOPE_DOMAIN);
+}
+
+static long get_sched(pid_t pgid)
+{
+	struct hgroup_sched s = { .__reserved = 0 };
+
+	if (sys_hgroup_get_attr(pgid, HGROUP_ATTR_SCHED, &s, sizeof(s),
+				HGROUP_SCOPE_DOMAIN))
+		return -1;
+	return s.flags;
+}
+
+/* Live task groups of hgroups (debugfs hgroup/objects), or -1. */
+static long sched_objects(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
+	char key[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", key, &v) == 2)
+		if (!strcmp(key, "sched"))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/* CPU time of every thread of @pid so far, in clock ticks; -1 if gone. */
+static long proc_ticks(pid_t pid)
+{
+	unsigned long utime, stime;
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	/* state ppid pgrp session tty tpgid flags 4 fault counts utime stime */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+			 &utime, &stime) != 2)
+		return -1;
+	return utime + stime;
+}
+
+/*
+ * The share of the CPU time each of @n processes got over WINDOW_MS, after
+ * half a second for the scheduler to settle: 0, or -1.
+ */
+static int measure(const pid_t *pids, int n, double *share)
+{
+	long t0[MAX_CONT], t, sum = 0;
+	int i;
+
+	hg_sleep_ms(500);
+	for (i = 0; i < n; i++)
+		if ((t0[i] = proc_ticks(pids[i])) < 0)
+			return -1;
+	hg_sleep_ms(WINDOW_MS);
+	for (i = 0; i < n; i++) {
+		t = proc_ticks(pids[i]);
+		if (t < 0)
+			return -1;
+		t0[i] = t - t0[i];
+		sum += t0[i];
+	}
+	if (sum <= 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		share[i] = (double)t0[i] / sum;
+	return 0;
+}
+
+static void *spin(void *arg)
+{
+	for (;;)
+		;
+	return NULL;
+}
+
+/* How a contender leaves its creator's group. */
+enum { SAME_PGRP, NEW_PGRP, NEW_SESSION };
+
+/*
+ * A process of @threads busy threads at nice @nice, pinned to CPU 0 if
+ * @pin, in a process group (or session) of its own as @how says.
+ */
+static pid_t contender(int threads, int nice, int how, int pin)
+{
+	cpu_set_t cpus;
+	pthread_t t;
+	pid_t pid;
+	int i;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (how == NEW_PGRP)
+		CHILD_CHECK(!setpgid(0, 0));
+	else if (how == NEW_SESSION)
+		CHILD_CHECK(setsid() > 0);
+	if (pin) {
+		CPU_ZERO(&cpus);
+		CPU_SET(0, &cpus);
+		CHILD_CHECK(!sched_setaffinity(0, sizeof(cpus), &cpus));
+	}
+	CHILD_CHECK(!setpriority(PRIO_PROCESS, 0, nice));
+	for (i = 1; i < threads; i++)
+		CHILD_CHECK(!pthread_create(&t, NULL, spin, NULL));
+	spin(NULL);
+	_exit(0);
+}
+
+static struct sched_shm *shm_new(void)
+{
+	void *p = mmap(NULL, sizeof(struct sched_shm), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int step_is(struct sched_shm *shm, int step)
+{
+	return __atomic_load_n(&shm->step, __ATOMIC_ACQUIRE) == step;
+}
+
+static void set_step(struct sched_shm *shm, int step)
+{
+	__atomic_store_n(&shm->step, step, __ATOMIC_RELEASE);
+}
+
+/*
+ * A child that starts a domain of its own (its pid is the domain's, and
+ * its process group's, id) and, once runner_go() tells it to, runs
+ * @setup in it, to start contenders; then it waits to be killed, and its
+ * contenders die with it.
+ */
+static pid_t domain_runner(void (*setup)(struct sched_shm *),
+			   struct sched_shm *shm)
+{
+	pid_t pid;
+
+	memset(shm, 0, sizeof(*shm));
+	pid = fork();
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CHILD_CHECK(new_domain() > 0);
+	set_step(shm, 1);
+	while (!step_is(shm, 2))
+		usleep(1000);
+	if (setup)
+		setup(shm);
+	set_step(shm, 3);
+	for (;;)
+		pause();
+}
+
+/* Wait for the runner's domain; 0, or -1. */
+static int runner_ready(struct sched_shm *shm)
+{
+	return HG_POLL(step_is(shm, 1), HG_CHILD_MS) ? 0 : -1;
+}
+
+/* Have the runner start its contenders; 0 once it has, or -1. */
+static int runner_go(struct sched_shm *shm)
+{
+	set_step(shm, 2);
+	return HG_POLL(step_is(shm, 3), HG_CHILD_MS) ? 0 : -1;
+}
+
+/*
+ * Kill the runner; its contenders die with it and, orphaned, come to the
+ * test (a subreaper), which reaps them: a zombie would keep its process
+ * group, and so its task group.
+ */
+static void runner_stop(pid_t pid)
+{
+	long end = hg_now_ms() + HG_CHILD_MS;
+
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+	while (hg_now_ms() < end) {
+		pid = waitpid(-1, NULL, WNOHANG);
+		if (pid < 0 && errno == ECHILD)
+			break;
+		if (pid <= 0)
+			hg_sleep_ms(10);
+	}
+}
+
+/* The count of task groups once it holds still for half a second. */
+static long settled_objects(void)
+{
+	long n = sched_objects(), m;
+	int i, still = 0;
+
+	for (i = 0; i < 200 && still < 5; i++) {
+		hg_sleep_ms(100);
+		m = sched_objects();
+		still = m == n ? still + 1 : 0;
+		n = m;
+	}
+	return n;
+}
+
+FIXTURE(sched) {
+	struct sched_shm *shm;
+	long objects;
+};
+
+FIXTURE_SETUP(sched)
+{
+	self->shm = shm_new();
+	ASSERT_NE(NULL, self->shm);
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	self->objects = settled_objects();
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	/* Every test leaves no task group of its own behind. */
+	if (self->objects >= 0)
+		EXPECT_TRUE(HG_POLL(sched_objects() == self->objects,
+				    HG_SETTLE_MS))
+			TH_LOG("task groups: %ld, %ld before the test",
+			       sched_objects(), self->objects);
+	munmap(self->shm, sizeof(*self->shm));
+}
+
+TEST_F(sched, bad_arguments)
+{
+	struct hgroup_sched s = { .flags = PGRPS };
+	char big[64] = { 0 };
+	pid_t dom;
+	int bit;
+
+	dom = domain_runner(NULL, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	EXPECT_EQ(0, get_sched(dom));
+	for (bit = 2; bit < 32; bit++) {
+		s.flags = 1U << bit;
+		EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED,
+							 &s, sizeof(s),
+							 HGROUP_SCOPE_DOMAIN));
+	}
+	s = (struct hgroup_sched) { .flags = PGRPS, .__reserved = 1 };
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED, &s,
+						 sizeof(s),
+						 HGROUP_SCOPE_DOMAIN));
+	s.__reserved = 0;
+	/* A property of the domain: named with the domain scope only. */
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED, &s,
+						 sizeof(s), 0));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(dom, HGROUP_ATTR_SCHED, &s,
+						 sizeof(s), 0));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED, &s,
+						 HGROUP_SCHED_SIZE_VER0 - 1,
+						 HGROUP_SCOPE_DOMAIN));
+	memcpy(big, &s, sizeof(s));
+	big[sizeof(big) - 1] = 1;
+	EXPECT_ERRNO(E2BIG, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED, big,
+						sizeof(big),
+						HGROUP_SCOPE_DOMAIN));
+	EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED,
+						 (void *)1, sizeof(s),
+						 HGROUP_SCOPE_DOMAIN));
+	EXPECT_ERRNO(EFAULT, sys_hgroup_get_attr(dom, HGROUP_ATTR_SCHED,
+						 (void *)1, sizeof(s),
+						 HGROUP_SCOPE_DOMAIN));
+	/* Nothing changed by any of them. */
+	EXPECT_EQ(0, get_sched(dom));
+	/* A larger structure with a zero tail is the same call. */
+	big[sizeof(big) - 1] = 0;
+	EXPECT_EQ(0, sys_hgroup_set_attr(dom, HGROUP_ATTR_SCHED, big,
+					 sizeof(big), HGROUP_SCOPE_DOMAIN));
+	EXPECT_EQ(PGRPS, get_sched(dom));
+	EXPECT_EQ(0, set_sched(dom, PGRPS | DOMAINS));
+	EXPECT_EQ(PGRPS | DOMAINS, get_sched(dom));
+	/* The domain's parent (domain 0) has no flag: clearing is allowed. */
+	EXPECT_EQ(0, set_sched(dom, 0));
+	EXPECT_EQ(0, get_sched(dom));
+	runner_stop(dom);
+}
+
+/*
+ * Domain 0's flags: only CAP_SYS_ADMIN in the initial user namespace.
+ * Setting PGRPS there makes a task group for every process group of the
+ * system, clearing it frees them.
+ */
+TEST_F(sched, domain0_admin_only)
+{
+	long objects = self->objects;
+	pid_t pid;
+
+	ASSERT_EQ(0, get_sched(0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_CHECK(!hg_become(1000));
+		CHILD_ERRNO(EPERM, set_sched(0, PGRPS));
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+	ASSERT_EQ(0, get_sched(0));
+
+	ASSERT_EQ(0, set_sched(0, PGRPS));
+	EXPECT_EQ(PGRPS, get_sched(0));
+	if (objects >= 0)
+		EXPECT_LT(objects, sched_objects());
+	/* Every new domain starts with its parent's flags. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_CHECK(new_domain() > 0);
+		CHILD_CHECK(get_sched(0) == PGRPS);
+		/* Its members cannot clear them: that would be lifting. */
+		CHILD_ERRNO(EACCES, set_sched(0, 0));
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+	ASSERT_EQ(0, set_sched(0, 0));
+	EXPECT_EQ(0, get_sched(0));
+}
+
+/*
+ * One group of 8 busy threads against one of 1: grouped, half each; the
+ * flag set while they run, and cleared again: then the lone thread gets
+ * about a ninth.
+ */
+static void pgrps_setup(struct sched_shm *shm)
+{
+	shm->pids[0] = contender(8, 0, NEW_PGRP, 1);
+	shm->pids[1] = contender(1, 0, NEW_PGRP, 1);
+}
+
+TEST_F(sched, pgrps_share_alike)
+{
+	double *on = self->shm->share[0], *off = self->shm->share[1];
+	pid_t dom = domain_runner(pgrps_setup, self->shm);
+
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, runner_go(self->shm));
+	ASSERT_EQ(0, set_sched(dom, PGRPS));
+	ASSERT_EQ(0, measure(self->shm->pids, 2, on));
+	ASSERT_EQ(0, set_sched(dom, 0));
+	ASSERT_EQ(0, measure(self->shm->pids, 2, off));
+	runner_stop(dom);
+	TH_LOG("8 threads against 1: grouped %.3f/%.3f, not %.3f/%.3f",
+	       on[0], on[1], off[0], off[1]);
+	EXPECT_LT(0.40, on[1]);
+	EXPECT_GT(0.60, on[1]);
+	EXPECT_GT(0.20, off[1]);
+}
+
+/*
+ * nice across groups: a nice-0 and a nice-19 busy process, each alone in
+ * its process group, grouped from their start (fork and setpgid() in a
+ * grouped domain): the nice-0 one gets at least 90%.  The contrast, with
+ * session autogroups (each in a session of its own, no hgroup grouping),
+ * is printed: about half each, as the article says.
+ */
+static void nice_setup(struct sched_shm *shm)
+{
+	int how = shm->nr ? NEW_SESSION : NEW_PGRP;
+
+	shm->pids[0] = contender(1, 0, how, 1);
+	shm->pids[1] = contender(1, 19, how, 1);
+}
+
+TEST_F(sched, nice_works_across_groups)
+{
+	double grouped[2], sessions[2];
+	pid_t dom;
+
+	dom = domain_runner(nice_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, set_sched(dom, PGRPS));
+	ASSERT_EQ(0, runner_go(self->shm));
+	ASSERT_EQ(0, measure(self->shm->pids, 2, grouped));
+	runner_stop(dom);
+
+	dom = domain_runner(nice_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	self->shm->nr = 1;
+	ASSERT_EQ(0, runner_go(self->shm));
+	ASSERT_EQ(0, measure(self->shm->pids, 2, sessions));
+	runner_stop(dom);
+	TH_LOG("nice 0 against nice 19: grouped %.3f/%.3f; two sessions (autogroup, if on) %.3f/%.3f",
+	       grouped[0], grouped[1], sessions[0], sessions[1]);
+	EXPECT_LE(0.90, grouped[0]);
+}
+
+/*
+ * Domain grouping: two sub-domains of the runner's domain (each the
+ * domain 0 of a PID namespace of its own), one with 4 busy process groups
+ * and one with 1.  With HGROUP_SCHED_GROUP_DOMAINS each sub-domain is one
+ * group: half each.  Without it, the five process groups share alike: a
+ * fifth for the lone one.
+ */
+static pid_t sub_domain(int groups)
+{
+	pid_t pid;
+	int i;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CHILD_CHECK(!unshare(CLONE_NEWPID));
+	pid = fork();
+	if (pid)
+		_exit(wait_exit(pid));
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CHILD_CHECK(new_domain() > 0);
+	for (i = 0; i < groups; i++)
+		CHILD_CHECK(contender(1, 0, NEW_PGRP, 1) > 0);
+	for (;;)
+		pause();
+}
+
+/* The children of @pid (one thread of each), into @out: how many, or -1. */
+static int children_of(pid_t pid, pid_t *out, int max)
+{
+	char path[64], line[256], *tok, *save;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	for (tok = strtok_r(line, " \n", &save); tok && n < max;
+	     tok = strtok_r(NULL, " \n", &save))
+		out[n++] = atoi(tok);
+	return n;
+}
+
+/* The contenders of the sub-domain whose outer process is @sub. */
+static int sub_contenders(pid_t sub, pid_t *out, int want)
+{
+	pid_t init;
+
+	if (!HG_POLL(children_of(sub, &init, 1) == 1 &&
+		     children_of(init, out, want) == want, HG_SETTLE_MS))
+		return -1;
+	return 0;
+}
+
+static void domains_setup(struct sched_shm *shm)
+{
+	pid_t a = sub_domain(4), b = sub_domain(1);
+
+	CHILD_CHECK(a > 0 && b > 0);
+	CHILD_CHECK(!sub_contenders(a, shm->pids, 4));
+	CHILD_CHECK(!sub_contenders(b, shm->pids + 4, 1));
+}
+
+TEST_F(sched, domains_share_alike)
+{
+	double on[5], off[5];
+	pid_t dom;
+
+	dom = domain_runner(domains_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, set_sched(dom, PGRPS | DOMAINS));
+	ASSERT_EQ(0, runner_go(self->shm));
+	ASSERT_EQ(0, measure(self->shm->pids, 5, on));
+	/* Clearing DOMAINS is lifting: domain 0 above has no flag. */
+	ASSERT_EQ(0, set_sched(dom, PGRPS));
+	ASSERT_EQ(0, measure(self->shm->pids, 5, off));
+	runner_stop(dom);
+	TH_LOG("4 groups against 1 in two sub-domains: domain groups %.3f/%.3f, none %.3f (lone)",
+	       on[0] + on[1] + on[2] + on[3], on[4], off[4]);
+	EXPECT_LT(0.40, on[4]);
+	EXPECT_GT(0.60, on[4]);
+	EXPECT_LT(0.10, off[4]);
+	EXPECT_GT(0.30, off[4]);
+}
+
+/*
+ * SMP: on 2 CPUs, unpinned, a group of 3 busy threads against a group of
+ * 1: each gets about half of the machine.
+ */
+static void smp_setup(struct sched_shm *shm)
+{
+	shm->pids[0] = contender(3, 0, NEW_PGRP, 0);
+	shm->pids[1] = contender(1, 0, NEW_PGRP, 0);
+}
+
+TEST_F(sched, smp_groups_share_machine)
+{
+	double s[2];
+	pid_t dom;
+
+	if (hg_online_cpus() != 3)
+		SKIP(return, "needs exactly CPUs 0 and 1 online");
+	dom = domain_runner(smp_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, set_sched(dom, PGRPS));
+	ASSERT_EQ(0, runner_go(self->shm));
+	ASSERT_EQ(0, measure(self->shm->pids, 2, s));
+	runner_stop(dom);
+	TH_LOG("3 threads against 1 on 2 CPUs, grouped: %.3f/%.3f", s[0], s[1]);
+	EXPECT_LT(0.40, s[1]);
+	EXPECT_GT(0.60, s[1]);
+}
+
+/*
+ * Clearing a flag is lifting: a member cannot clear its own domain's
+ * flags, and nobody clears a domain's beyond what the domains above it
+ * have.  A sub-domain (in a PID namespace) inherits its parent's flags,
+ * and cannot clear them; root outside cannot either while the parent
+ * has them, and can once the parent's are cleared.  Another user may not
+ * change the domain at all.
+ */
+static void lift_setup(struct sched_shm *shm)
+{
+	pid_t sub;
+
+	CHILD_ERRNO(EACCES, set_sched(0, PGRPS));
+	/* Setting what it has is no lift. */
+	CHILD_CHECK(!set_sched(0, PGRPS | DOMAINS));
+	sub = fork();
+	CHILD_CHECK(sub >= 0);
+	if (!sub) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(!unshare(CLONE_NEWPID));
+		sub = fork();
+		if (sub)
+			_exit(wait_exit(sub));
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(new_domain() > 0);
+		CHILD_CHECK(get_sched(0) == (PGRPS | DOMAINS));
+		CHILD_ERRNO(EACCES, set_sched(0, PGRPS));
+		CHILD_ERRNO(EACCES, set_sched(0, 0));
+		__atomic_store_n(&shm->nr, 1, __ATOMIC_RELEASE);
+		for (;;)
+			pause();
+	}
+	/* The sub-domain's leader, its init, as seen from here. */
+	CHILD_CHECK(HG_POLL(children_of(sub, shm->pids, 1) == 1,
+			    HG_SETTLE_MS));
+	CHILD_CHECK(HG_POLL(__atomic_load_n(&shm->nr, __ATOMIC_ACQUIRE) == 1,
+			    HG_SETTLE_MS));
+}
+
+TEST_F(sched, clearing_is_lifting)
+{
+	pid_t dom, sub, pid;
+
+	dom = domain_runner(lift_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, set_sched(dom, PGRPS | DOMAINS));
+	ASSERT_EQ(0, runner_go(self->shm));
+	sub = self->shm->pids[0];
+	ASSERT_LT(0, sub);
+	EXPECT_EQ(PGRPS | DOMAINS, get_sched(sub));
+	/* Bounded by the domain above it. */
+	EXPECT_ERRNO(EACCES, set_sched(sub, 0));
+	EXPECT_EQ(PGRPS | DOMAINS, get_sched(sub));
+
+	/* Another user: not the owner, no capability. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_CHECK(!hg_become(1001));
+		CHILD_ERRNO(EPERM, set_sched(dom, PGRPS));
+		CHILD_ERRNO(EPERM, set_sched(dom, 0));
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+	EXPECT_EQ(PGRPS | DOMAINS, get_sched(dom));
+
+	EXPECT_EQ(0, set_sched(dom, 0));
+	EXPECT_EQ(0, set_sched(sub, 0));
+	EXPECT_EQ(0, get_sched(sub));
+	runner_stop(dom);
+}
+
+/*
+ * The owner of a domain needs no privilege: uid 1000 starts a domain and,
+ * from outside it, sets and clears its flags.
+ */
+TEST_F(sched, owner_needs_no_privilege)
+{
+	struct sched_shm *shm = self->shm;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		pid_t dom;
+
+		CHILD_CHECK(!hg_become(1000));
+		dom = domain_runner(NULL, shm);
+		CHILD_CHECK(dom > 0);
+		CHILD_CHECK(!runner_ready(shm));
+		CHILD_CHECK(!set_sched(dom, PGRPS | DOMAINS));
+		CHILD_CHECK(get_sched(dom) == (PGRPS | DOMAINS));
+		CHILD_CHECK(!set_sched(dom, 0));
+		CHILD_CHECK(get_sched(dom) == 0);
+		runner_stop(dom);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+}
+
+/*
+ * A storm: processes forking, exiting, changing nice, moving between
+ * process groups and making sessions, and a sub-domain, while the test
+ * flips the domain's flags.  Afterwards every task group is freed (the
+ * teardown checks the count) and no task is left in one (a debug kernel
+ * would report a use after free).
+ */
+static void storm_worker(int seed)
+{
+	pid_t kids[4] = { 0 };
+	int i = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	srand(seed);
+	for (;;) {
+		pid_t pid;
+
+		switch (rand() % 5) {
+		case 0:
+			pid = fork();
+			if (!pid) {
+				if (rand() % 2)
+					setpgid(0, 0);
+				else
+					setsid();
+				setpriority(PRIO_PROCESS, 0, rand() % 20);
+				usleep(rand() % 3000);
+				_exit(0);
+			}
+			if (kids[i % 4] > 0)
+				wait_exit(kids[i % 4]);
+			kids[i++ % 4] = pid;
+			break;
+		case 1:
+			setpriority(PRIO_PROCESS, 0, rand() % 20);
+			break;
+		case 2:
+			/* Into a child's group, if it made one. */
+			pid = kids[rand() % 4];
+			if (pid > 0)
+				setpgid(0, getpgid(pid));
+			break;
+		case 3:
+			setpgid(0, 0);
+			break;
+		default:
+			usleep(100);
+		}
+	}
+}
+
+static void storm_setup(struct sched_shm *shm)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!fork())
+			storm_worker(i + 1);
+	CHILD_CHECK(sub_domain(2) > 0);
+}
+
+TEST_F_TIMEOUT(sched, storm_frees_every_group, 120)
+{
+	static const unsigned int flips[] = { PGRPS, PGRPS | DOMAINS, 0,
+					      DOMAINS, PGRPS };
+	long end;
+	pid_t dom;
+	int n = 0;
+
+	dom = domain_runner(storm_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, runner_go(self->shm));
+	end = hg_now_ms() + 5000;
+	while (hg_now_ms() < end) {
+		ASSERT_EQ(0, set_sched(dom, flips[n++ % ARRAY_SIZE(flips)]));
+		hg_sleep_ms(20);
+	}
+	runner_stop(dom);
+	TH_LOG("%d flag changes during the storm", n);
+	EXPECT_LT(10, n);
+}
+
+TEST_HARNESS_MAIN
