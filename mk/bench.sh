@@ -8,8 +8,8 @@
 #   BENCH_ICOUNT=1 (make bench-icount): QEMU's -icount shift=0,sleep=off,
 #   so the guest clock counts instructions (one nanosecond each) and a
 #   loop repeats within about 0.5%; the numbers are instructions.
-#   bench_domain runs on one vCPU (SMP scheduling spreads the counts by
-#   about 1%); bench_restrict moves threads between two CPUs and runs in
+#   bench_domain and bench_sched run on one vCPU (SMP scheduling spreads
+#   the counts by about 1%); bench_restrict moves threads between two CPUs and runs in
 #   one more hgroup boot with two; bench_stall (latency of one CPU's forks
 #   against another's changes) is about wall time and is left out.  The
 #   guests boot with norandmaps: where ASLR puts the bench process's
@@ -28,7 +28,7 @@ cpus=${GUEST_CPUS:-2}
 if [ -n "$icount" ]; then
 	export GUEST_ICOUNT=1
 	cpus=${GUEST_CPUS:-1}
-	append+=" hgbench_progs=domain norandmaps"
+	append+=" hgbench_progs=domain,sched norandmaps"
 fi
 rm -rf "$res"
 mkdir -p "$res"
@@ -84,7 +84,13 @@ for loop in ('setsid', 'env', 'setpgid', 'fork'):
 pairs = (('hgpush', 'cgpush', 'CPU-set change reaching 1,000 sleeping threads: hgroup / cpuset.cpus'),
          ('hgfork', 'pidsfork', 'fork+exit under a task limit: hgroup domain / pids cgroup'),
          ('hgfork', 'fork0', 'fork+exit: hgroup domain with a limit / no limit, root cgroup'),
-         ('pidsfork', 'fork0', 'fork+exit: pids cgroup / root cgroup'))
+         ('pidsfork', 'fork0', 'fork+exit: pids cgroup / root cgroup'),
+         ('pphg1', 'ppauto', 'pipe ping-pong across groups: hgroup process groups / autogroups'),
+         ('pphg2', 'ppcg2', 'pipe ping-pong, 2 levels: hgroup domains / cpu cgroups'),
+         ('pphg1', 'ppflat', 'pipe ping-pong: hgroup process groups / one group'),
+         ('ppauto', 'ppflat', 'pipe ping-pong: autogroups / one group'),
+         ('setsidgrp', 'setsidoff', 'setsid /bin/echo hi: a task group per process group / none'),
+         ('setpgidgrp', 'setpgidoff', 'fork, setpgid, exit: a task group per process group / none'))
 shown = False
 for a, b, what in pairs:
     if a not in t or b not in t:

@@ -75,16 +75,17 @@ commit() { git add -A -f . && git commit -q -s -F -; }
 stages=$B/stages
 "$repo/mk/stages.sh" extract "$stages"
 # Put the kernel code of stage $1 in the tree, or with $2 = tests, its
-# selftests.
+# selftests, or with $2 = tool, its hgctl.
 stage() {
-	local t=tools/testing/selftests/hgroup
+	local t=tools/testing/selftests/hgroup h=tools/hgroup
 
-	if [ "$2" = tests ]; then
+	if [ "$2" = tests ] || [ "$2" = tool ]; then
+		[ "$2" = tool ] && t=$h
 		(cd "$stages/$1" && tar -cf - $t) | tar -xf -
 		return
 	fi
-	(cd "$stages/$1" && find . -type f ! -name Kconfig ! -path "./$t/*" |
-		tar -cf - -T -) | tar -xf -
+	(cd "$stages/$1" && find . -type f ! -name Kconfig ! -path "./$t/*" \
+		! -path "./$h/*" | tar -cf - -T -) | tar -xf -
 	cp "$stages/$1/Kconfig" kernel/Kconfig.hgroup
 }
 
@@ -342,8 +343,8 @@ EOF2
 apply 0008-signal-count-hgroup-frozen-threads.patch
 msg_of 0008-signal-count-hgroup-frozen-threads.patch | commit
 
-# The tool.
-add $(cd "$repo" && git ls-files tools/hgroup)
+# The tool, as it is before scheduling groups.
+stage freeze tool
 maint "$repo/patches/MAINTAINERS.entry" tools/hgroup/
 commit <<'EOF2'
 tools/hgroup: add hgctl
@@ -431,6 +432,13 @@ its threads are out of it.  Setting a flag is tightening, clearing one
 lifting, under the permission rule of the other restrictions; domain
 0's flags are for CAP_SYS_ADMIN in the initial user namespace.
 EOF2
+stage sched tool
+commit <<'EOF2'
+tools/hgroup: hgctl --group
+
+run and set take --group=none|pgrp|domain|pgrp,domain, the domain's
+scheduling flags, and show prints them on each domain's line.
+EOF2
 stage sched tests
 commit <<'EOF2'
 selftests/hgroup: test scheduling groups
@@ -443,7 +451,14 @@ without domain grouping); 3 threads against 1 on 2 CPUs.  Bad
 arguments, domain 0 for the administrator only, clearing as lifting
 (not by a member of the domain, not beyond a domain above), the
 owner needing no privilege, and every task group freed after a storm
-of forks, exits, setpgid(), setsid(), nice changes and flag flips.
+of forks, exits, setpgid() (also of a process one of whose threads
+execs meanwhile), setsid(), nice changes and flag flips.
+
+hgctl_test: --group on run, set and show.
+
+bench_sched (not run as a test): pipe ping-pong across hgroup groups
+against autogroups and two levels of cpu cgroups, and the setsid and
+setpgid loops with a task group per process group.
 EOF2
 
 # Documentation.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The stages of the core in the series.  make patchset adds the code of
 # Kconfig, include/linux/hgroup.h, include/uapi/linux/hgroup.h and
-# kernel/hgroup/ in steps, one patch per stage (see mk/patchset.sh):
+# kernel/hgroup/ in steps, one patch per stage, and their selftests and
+# hgctl (tools/hgroup/) in steps of their own (see mk/patchset.sh):
 #
 #   domains       process domains and per-process-group state
 #   restrictions  the attribute calls, the permission rule, the task limit
@@ -23,7 +24,7 @@ set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 stages="domains restrictions sets devices freeze sched"
 files="Kconfig include/linux/hgroup.h include/uapi/linux/hgroup.h kernel/hgroup
-	tools/testing/selftests/hgroup"
+	tools/testing/selftests/hgroup tools/hgroup"
 last=${stages##* }
 
 # The stages before $1, nearest first.

@@ -30,8 +30,8 @@ struct task_struct;
  * @blocker: the group whose "freeze on new process group" held the call
  *	back, or NULL.
  * @seq: @blocker's hgroup::unblock_seq when it did.
- * @sched_task: the process moved, if its threads may have to change task
- *	group afterwards (kernel/hgroup/sched.c); referenced.
+ * @sched_task: the tgid of the process moved, if its threads may have to
+ *	change task group afterwards (kernel/hgroup/sched.c); referenced.
  * @sched_hg: the state of the group it moved to; referenced.
  * @sched_old: the task group its threads are in until they are moved,
  *	or NULL; referenced.
@@ -42,7 +42,7 @@ struct hgroup_pgrp_ctx {
 	struct hgroup *blocker;
 	unsigned int seq;
 #ifdef CONFIG_HGROUP_SCHED
-	struct task_struct *sched_task;
+	struct pid *sched_task;
 	struct hgroup *sched_hg;
 	struct autogroup *sched_old;
 	bool sched_made;

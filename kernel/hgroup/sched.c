@@ -21,11 +21,15 @@
  * held for reading too, and the group's tasks are moved before that lock
  * is dropped: fork, setpgid() and setsid() (tasklist_lock held for
  * writing) find every task of a group in the group hgroup::sched names,
- * so a reference taken to it there pins the group the tasks are in.  The
- * reference to a replaced group is dropped only after its tasks left it;
- * a process that left a group meanwhile holds its own (hgroup_pgrp_ctx).
- * Nothing sleeps under tasklist_lock: groups are made before it is taken.
- * The mutex nests inside a domain's mutex.
+ * but for a process moved in by a setpgid() or setsid() not yet
+ * finished, which holds a reference to the task group it is still in
+ * (hgroup_pgrp_ctx); so a reference taken there pins the task group the
+ * tasks are in.  The reference to a replaced group is dropped only after
+ * its tasks left it.  Moving a task needs no mutex: the move computes
+ * its group under the task's runqueue lock, from the pointer of the last
+ * change, so concurrent moves end where the last change says.  Nothing
+ * sleeps under tasklist_lock: groups are made before it is taken.  The
+ * mutex nests inside a domain's mutex.
  */
 
 #include <linux/slab.h>
@@ -39,11 +43,13 @@ static u64 hgroup_sched_visit_seq;
 
 /**
  * hgroup_task_sched - the task group of a task's process group or domain
- * @p: the task, its runqueue locked (autogroup_task_group()).
+ * @p: the task, its pi_lock (and so preemption off) or runqueue lock held
+ *	(autogroup_task_group()).
  *
  * Return: the group, or NULL for the session's autogroup or the root.
- * Valid while the runqueue lock is held: a group is freed two grace
- * periods after its last reference, which goes after its tasks left it.
+ * Valid while that raw spinlock is held, past the RCU read-side section
+ * here: a group is freed two grace periods after its last reference,
+ * which goes after its tasks left it.
  */
 struct autogroup *hgroup_task_sched(struct task_struct *p)
 {
@@ -224,10 +230,13 @@ static void hgroup_sched_rebuild(struct hgroup_domain *root)
  */
 void hgroup_sched_init_state(struct hgroup *hg, const struct hgroup *from)
 {
-	RCU_INIT_POINTER(hg->sched,
-			 hgroup_sched_get(rcu_dereference_protected(from->sched,
-					  lockdep_is_held(&tasklist_lock))));
+	struct autogroup *ag;
+
+	ag = rcu_dereference_protected(from->sched,
+				       lockdep_is_held(&tasklist_lock));
+	RCU_INIT_POINTER(hg->sched, hgroup_sched_get(ag));
 	hg->sched_own = false;
+	hg->sched_visit = 0;
 }
 
 /**
@@ -284,7 +293,8 @@ void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 	/* The call moved the process once, at most. */
 	if (WARN_ON_ONCE(ctx->sched_task))
 		return;
-	ctx->sched_task = get_task_struct(p);
+	/* Its threads by its tgid: a thread's exec makes another the leader. */
+	ctx->sched_task = get_pid(task_tgid(p));
 	ctx->sched_hg = hgroup_get(hg);
 	ctx->sched_old = hgroup_sched_get(cur);
 	ctx->sched_made = made;
@@ -295,34 +305,35 @@ void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
  * @ctx: the context of the call that moved it, after tasklist_lock.
  *
  * A new group (or domain) gets its task group first, if it should have
- * one.  Then the process's threads are moved, and the group they were
- * in may go.
+ * one; a caller killed while it waits for that leaves the group in its
+ * creator's task group.  Then the process's threads are moved, wherever
+ * the process is now (it may have been moved again, or a thread may have
+ * exec'd), into the group it should be in: under tasklist_lock, so that
+ * each move sees the task group of the last change.  Only then may the
+ * group they were in go.
  */
 void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx)
 {
-	struct task_struct *p = ctx->sched_task;
 	struct hgroup *hg = ctx->sched_hg;
-	unsigned long flags;
-	struct task_struct *t;
+	struct task_struct *p, *t;
 
-	if (!p)
+	if (!ctx->sched_task)
 		return;
-	mutex_lock(&hgroup_sched_mutex);
-	if (ctx->sched_made) {
+	if (ctx->sched_made && !mutex_lock_killable(&hgroup_sched_mutex)) {
 		if (hgroup_is_leader(hg))
 			hgroup_sched_fix_domain(hg->domain);
 		hgroup_sched_fix_group(hg);
+		mutex_unlock(&hgroup_sched_mutex);
 	}
-	/* As autogroup_move_group(): the thread list cannot change. */
-	if (lock_task_sighand(p, &flags)) {
+	read_lock(&tasklist_lock);
+	p = pid_task(ctx->sched_task, PIDTYPE_TGID);
+	if (p)
 		for_each_thread(p, t)
 			hgroup_sched_move(t);
-		unlock_task_sighand(p, &flags);
-	}
-	mutex_unlock(&hgroup_sched_mutex);
+	read_unlock(&tasklist_lock);
 	hgroup_sched_put(ctx->sched_old);
 	hgroup_put(hg);
-	put_task_struct(p);
+	put_pid(ctx->sched_task);
 	ctx->sched_task = NULL;
 }
 

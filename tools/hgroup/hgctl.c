@@ -387,6 +387,32 @@ static const char *freeze_name(__u32 flags)
 	return flags < ARRAY_SIZE(freeze_names) ? freeze_names[flags] : "?";
 }
 
+/* --group: which of a domain's levels are scheduling groups. */
+static const char *const group_names[] = {
+	"none", "pgrp", "domain", "pgrp,domain"
+};
+
+static int parse_group(const char *s, __u32 *flags)
+{
+	size_t i;
+
+	if (!strcmp(s, "domain,pgrp"))
+		s = "pgrp,domain";
+	for (i = 0; i < ARRAY_SIZE(group_names); i++) {
+		if (!strcmp(s, group_names[i])) {
+			/* HGROUP_SCHED_GROUP_PGRPS is 1, _DOMAINS 2 */
+			*flags = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const char *group_name(__u32 flags)
+{
+	return flags < ARRAY_SIZE(group_names) ? group_names[flags] : "?";
+}
+
 /* Attribute values, as given on the command line or read back. */
 
 union attrval {
@@ -394,6 +420,7 @@ union attrval {
 	struct hgroup_devices devs;
 	struct hgroup_freeze fz;
 	struct hgroup_tasks tasks;
+	struct hgroup_sched sched;
 };
 
 static const struct {
@@ -405,12 +432,16 @@ static const struct {
 	[HGROUP_ATTR_DEVICES] = { "devices", sizeof(struct hgroup_devices) },
 	[HGROUP_ATTR_FREEZE] = { "freeze", sizeof(struct hgroup_freeze) },
 	[HGROUP_ATTR_TASKS] = { "tasks", sizeof(struct hgroup_tasks) },
+	[HGROUP_ATTR_SCHED] = { "group", sizeof(struct hgroup_sched) },
 };
+
+/* Kinds that are the domain's, named with HGROUP_SCOPE_DOMAIN. */
+#define DOMAIN_ATTRS	(BIT(HGROUP_ATTR_TASKS) | BIT(HGROUP_ATTR_SCHED))
 
 /* The kinds in the order hgctl sets, checks and shows them. */
 static const unsigned int attr_order[] = {
 	HGROUP_ATTR_CPUS, HGROUP_ATTR_MEMS, HGROUP_ATTR_DEVICES,
-	HGROUP_ATTR_FREEZE, HGROUP_ATTR_TASKS,
+	HGROUP_ATTR_FREEZE, HGROUP_ATTR_TASKS, HGROUP_ATTR_SCHED,
 };
 
 struct opts {
@@ -423,6 +454,7 @@ struct opts {
 	struct hgroup_dev_rule rules[HGROUP_DEV_MAX_RULES];
 	__u32 freeze;
 	__u64 tasks_max;
+	__u32 group;
 };
 
 struct reading {
@@ -454,6 +486,9 @@ static void opt_value(const struct opts *o, unsigned int attr,
 	case HGROUP_ATTR_TASKS:
 		v->tasks.max = o->tasks_max;
 		break;
+	case HGROUP_ATTR_SCHED:
+		v->sched.flags = o->group;
+		break;
 	}
 }
 
@@ -476,7 +511,7 @@ static int read_attr(pid_t pgid, unsigned int attr, struct reading *r)
 	} else if (attr == HGROUP_ATTR_DEVICES) {
 		r->v.devs.nr_rules = HGROUP_DEV_MAX_RULES;
 		r->v.devs.rules = (uintptr_t)r->rules;
-	} else if (attr == HGROUP_ATTR_TASKS) {
+	} else if (DOMAIN_ATTRS & BIT(attr)) {
 		flags = HGROUP_SCOPE_DOMAIN;
 	}
 	if (sys_hgroup_get_attr(pgid, attr, &r->v, attrs[attr].size, flags))
@@ -502,6 +537,8 @@ static bool attr_matches(const struct opts *o, unsigned int attr,
 		return r->v.fz.flags == o->freeze;
 	case HGROUP_ATTR_TASKS:
 		return r->v.tasks.max == o->tasks_max;
+	case HGROUP_ATTR_SCHED:
+		return r->v.sched.flags == o->group;
 	}
 	return false;
 }
@@ -778,7 +815,7 @@ static int set_opts(const struct target *t, const struct opts *o,
 		if (!(have & BIT(attr)))
 			continue;
 		opt_value(o, attr, &v);
-		f = attr == HGROUP_ATTR_TASKS ? HGROUP_SCOPE_DOMAIN : flags;
+		f = DOMAIN_ATTRS & BIT(attr) ? HGROUP_SCOPE_DOMAIN : flags;
 		err = target_set(t, attr, &v, f);
 		if (err)
 			return report(attr_hints, err, "%s %s", t->label,
@@ -889,6 +926,8 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 			printf(" tasks=%llu tasks-max=%llu",
 			       (unsigned long long)r.v.tasks.nr_tasks,
 			       (unsigned long long)r.v.tasks.max);
+	} else if (attr == HGROUP_ATTR_SCHED) {
+		printf(" group=%s", err ? "?" : group_name(r.v.sched.flags));
 	} else if (err) {
 		printf(" %s=?", attrs[attr].name);
 	} else if (attr == HGROUP_ATTR_DEVICES) {
@@ -912,6 +951,7 @@ static void show_domain(const struct scan *s, const struct domain *d,
 	else
 		printf("domain %ld", d->id);
 	show_attr(d->handle, HGROUP_ATTR_TASKS, note);
+	show_attr(d->handle, HGROUP_ATTR_SCHED, note);
 	putchar('\n');
 	for (i = d->first; i < d->first + d->nr; i++) {
 		const struct group *g = &s->groups[i];
@@ -920,7 +960,7 @@ static void show_domain(const struct scan *s, const struct domain *d,
 		       !g->pgid ? " [outside]" :
 		       g->pgid == d->id ? " [leader]" : "");
 		for (k = 0; g->pgid && k < ARRAY_SIZE(attr_order); k++)
-			if (attr_order[k] != HGROUP_ATTR_TASKS)
+			if (!(DOMAIN_ATTRS & BIT(attr_order[k])))
 				show_attr(g->pgid, attr_order[k], note);
 		putchar('\n');
 		for (j = g->first; j < g->first + g->nr; j++) {
@@ -1309,7 +1349,7 @@ static int verify_one(pid_t pgid, const struct opts *o, unsigned int have)
 
 static int verify(const struct opts *o, long top)
 {
-	unsigned int group_attrs = o->have & ~BIT(HGROUP_ATTR_TASKS);
+	unsigned int group_attrs = o->have & ~DOMAIN_ATTRS;
 	int n, i, j, ngroups = 0, ret = 0;
 	struct sub *sub;
 	struct scan s;
@@ -1320,7 +1360,7 @@ static int verify(const struct opts *o, long top)
 	for (i = 0; i < n && !ret; i++) {
 		const struct domain *d = sub[i].d;
 
-		ret = verify_one(d->handle, o, o->have & BIT(HGROUP_ATTR_TASKS));
+		ret = verify_one(d->handle, o, o->have & DOMAIN_ATTRS);
 		for (j = 0; j < d->nr && !ret; j++)
 			ret = verify_one(s.groups[d->first + j].pgid, o,
 					 group_attrs);
@@ -1392,12 +1432,13 @@ static int cmd_apply(int argc, char **argv, struct opts *o)
 
 enum {
 	OPT_CPUS = 256, OPT_MEMS, OPT_TASKS, OPT_DEVICE, OPT_POLICY,
-	OPT_FREEZE, OPT_DOMAIN, OPT_WAIT, OPT_RECURSIVE,
+	OPT_FREEZE, OPT_DOMAIN, OPT_WAIT, OPT_RECURSIVE, OPT_GROUP,
 };
 
 #define OPTBIT(o)	BIT((o) - OPT_CPUS)
 #define RESTRICT_OPTS	(OPTBIT(OPT_CPUS) | OPTBIT(OPT_MEMS) | \
 			 OPTBIT(OPT_TASKS) | OPTBIT(OPT_DEVICE) | \
+			 OPTBIT(OPT_GROUP) | \
 			 OPTBIT(OPT_POLICY))
 #define SET_OPTS	(RESTRICT_OPTS | OPTBIT(OPT_FREEZE) | OPTBIT(OPT_DOMAIN))
 
@@ -1405,6 +1446,7 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "mems", required_argument, NULL, OPT_MEMS },
 	{ "tasks-max", required_argument, NULL, OPT_TASKS },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "device-policy", required_argument, NULL, OPT_POLICY },
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
@@ -1446,6 +1488,9 @@ static const char usage_text[] =
 "  --cpus=LIST            CPUs, e.g. 0-2,5\n"
 "  --mems=LIST            memory nodes\n"
 "  --tasks-max=N|max      most tasks in the domain and its sub-domains\n"
+"  --group=G              scheduling groups of the domain: none, pgrp (each\n"
+"                         process group), domain (each sub-domain) or\n"
+"                         pgrp,domain\n"
 "  --device=RULE          'a' or 'TYPE MAJOR:MINOR ACCESS' (TYPE a|b|c,\n"
 "                         MAJOR, MINOR a number or *, ACCESS of rwm);\n"
 "                         repeatable\n"
@@ -1475,6 +1520,11 @@ static const char *handle_opt(struct opts *o, int opt, const char *arg)
 		o->tasks_max = strtoull(arg, &end, 10);
 		if (!isdigit((unsigned char)*arg) || *end || errno)
 			return "expected a number or max";
+		break;
+	case OPT_GROUP:
+		o->have |= BIT(HGROUP_ATTR_SCHED);
+		if (parse_group(arg, &o->group))
+			return "expected none, pgrp, domain or pgrp,domain";
 		break;
 	case OPT_DEVICE:
 		o->have |= BIT(HGROUP_ATTR_DEVICES);

@@ -138,6 +138,49 @@ TEST(set_freeze_thaw_show)
 }
 
 /*
+ * --group: run gives the new domain its scheduling flags, show prints
+ * them on the domain's line, set (with --domain) changes them from
+ * outside, and a bad value fails before anything is done.
+ */
+TEST(group_run_set_show)
+{
+	static const char script[] =
+		"hgctl show $$ | grep -o \"group=[a-z,]*\" | head -1; "
+		"hgctl set $$ --domain --group=none; echo rc=$?";
+	char out[4096], dom[32];
+	pid_t pid;
+
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
+			       "run --group=pgrp,domain -- /bin/sh -c 'PATH=%s:$PATH; %s'",
+			       "/hg/bin", script));
+	EXPECT_NE(NULL, strstr(out, "group=pgrp,domain"));
+	/* A member cannot clear its own domain's flags: lifting. */
+	EXPECT_NE(NULL, strstr(out, "EACCES"));
+	EXPECT_NE(NULL, strstr(out, "rc=1"));
+
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --group=cpu -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+
+	/* From outside: set, show, clear. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_CHECK(new_domain() > 0);
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(sys_get_domainid(pid) == pid, HG_SETTLE_MS));
+	snprintf(dom, sizeof(dom), "%d", pid);
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --domain --group=pgrp", dom));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
+	EXPECT_NE(NULL, strstr(out, "group=pgrp\n"));
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --domain --group=none", dom));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
+	EXPECT_NE(NULL, strstr(out, "group=none"));
+	kill_reap(pid);
+}
+
+/*
  * The point of apply --recursive: with processes making new sessions in
  * a loop, every process group of the domain ends with the restriction.
  */
