@@ -431,19 +431,28 @@ autogroup, holding a reference to the group the process leaves until
 its threads are out of it.  Setting a flag is tightening, clearing one
 lifting, under the permission rule of the other restrictions; domain
 0's flags are for CAP_SYS_ADMIN in the initial user namespace.
+
+HGROUP_ATTR_CPU gives a domain a weight bound (in cpu.weight units) and
+a CFS bandwidth quota, which make it a task group of its own; nested
+domains' quotas both hold, the tighter wins.  It reads back the CPU time
+used and the throttling counts of cpu.stat.
 EOF2
 stage sched tool
 commit <<'EOF2'
-tools/hgroup: hgctl --group
+tools/hgroup: hgctl --group, --weight-max and --cpu-max
 
 run and set take --group=none|pgrp|domain|pgrp,domain, the domain's
-scheduling flags, and show prints them on each domain's line.
+scheduling flags, and --weight-max=W and --cpu-max=QUOTA[/PERIOD], its
+CPU limits (either alone keeps the other); show prints them, with the
+CPU time used and the throttled periods, on each domain's line.
 EOF2
 stage sched tests
 commit <<'EOF2'
 selftests/hgroup: test scheduling groups
 
-sched_test: shares of CPU time in the guest: 8 threads against 1 in two
+sched_test: shares of CPU time in the guest: a domain's quota (20% of
+a CPU), nested quotas (the tighter wins), the weight bound (two thirds
+at twice one nice-0 task); 8 threads against 1 in two
 process groups, grouped (half each) and not (a ninth); nice 0 against
 nice 19 each in its own group (at least 90%) against two autogroups
 (half each); two sub-domains of 4 groups and 1 (half each, a fifth

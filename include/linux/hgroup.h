@@ -13,6 +13,7 @@
 #include <linux/jump_label_ratelimit.h>
 #include <linux/nodemask_types.h>
 #include <linux/types.h>
+#include <uapi/linux/hgroup.h>
 
 struct cpumask;
 struct hgroup;
@@ -239,6 +240,21 @@ static inline int hgroup_bdev_permission(dev_t dev, bool read, bool write)
  * decides where they are, kernel/sched/hgroup.c makes them.
  */
 struct autogroup;
+
+/**
+ * struct hgroup_sched_stat - what the scheduler counts of a task group
+ * @usage_ns: CPU time its tasks used.
+ * @nr_periods: bandwidth periods in which it had runnable tasks.
+ * @nr_throttled: periods in which it ran out of quota.
+ * @throttled_ns: time its tasks waited for quota.
+ */
+struct hgroup_sched_stat {
+	u64 usage_ns;
+	u64 nr_periods;
+	u64 nr_throttled;
+	u64 throttled_ns;
+};
+
 struct autogroup *hgroup_task_sched(struct task_struct *p);
 struct autogroup *hgroup_sched_create(struct autogroup *parent);
 struct autogroup *hgroup_sched_get(struct autogroup *ag);
@@ -247,6 +263,9 @@ bool hgroup_sched_child_of(struct autogroup *ag, struct autogroup *parent);
 long hgroup_sched_count(void);
 void hgroup_sched_move(struct task_struct *t);
 void hgroup_sched_fork(struct task_struct *p);
+int hgroup_sched_set_limits(struct autogroup *ag, u32 weight, u64 quota_us,
+			    u64 period_us);
+void hgroup_sched_stat(struct autogroup *ag, struct hgroup_sched_stat *st);
 #else
 static inline struct autogroup *hgroup_task_sched(struct task_struct *p)
 {

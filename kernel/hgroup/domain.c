@@ -24,6 +24,7 @@
  * session whose leader is outside the namespace).
  */
 
+#include <linux/cgroup.h>
 #include <linux/idr.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
@@ -49,6 +50,11 @@ struct hgroup_domain init_hgroup_domain = {
 	.sibling = LIST_HEAD_INIT(init_hgroup_domain.sibling),
 	.mutex	= __MUTEX_INITIALIZER(init_hgroup_domain.mutex),
 	.tasks_max = HGROUP_TASKS_UNLIMITED,
+#ifdef CONFIG_HGROUP_SCHED
+	.cpu_weight = CGROUP_WEIGHT_MAX,
+	.cpu_quota_us = HGROUP_CPU_UNLIMITED,
+	.cpu_period_us = 100000,
+#endif
 };
 
 static void hgroup_domain_free_rcu(struct rcu_head *head)

@@ -60,7 +60,7 @@
 struct hgroup_domain;
 
 /* Slots for the kinds of restriction, by HGROUP_ATTR_* number. */
-#define HGROUP_NR_KINDS		(HGROUP_ATTR_SCHED + 1)
+#define HGROUP_NR_KINDS		(HGROUP_ATTR_CPU + 1)
 
 /**
  * struct hgroup_set - an immutable set of CPUs or of memory nodes
@@ -218,7 +218,11 @@ struct hgroup {
  * @sched_flags: HGROUP_SCHED_GROUP_*; written under @mutex with
  *	tasklist_lock held for reading, read with READ_ONCE().
  * @sched: the domain's own task group, or NULL; referenced.  Changed
- *	under hgroup_sched_mutex (sched.c).
+ *	under hgroup_sched_mutex (sched.c), read under RCU.
+ * @cpu_weight: the bound of its weight (HGROUP_ATTR_CPU); written as
+ *	@sched_flags are, as are the next two.
+ * @cpu_quota_us: its bandwidth quota, or HGROUP_CPU_UNLIMITED.
+ * @cpu_period_us: its bandwidth period.
  * @rcu: for freeing after a grace period.
  *
  * @nr_tasks changes only with tasklist_lock held for writing.
@@ -237,6 +241,9 @@ struct hgroup_domain {
 #ifdef CONFIG_HGROUP_SCHED
 	unsigned int sched_flags;
 	struct autogroup *sched;
+	u32 cpu_weight;
+	u64 cpu_quota_us;
+	u64 cpu_period_us;
 #endif
 	struct rcu_head rcu;
 };
@@ -352,6 +359,7 @@ struct hgroup_restriction;
  * @freeze: the value of the freeze flags.
  * @tasks_max: the value of a task limit.
  * @sched_flags: the value of a domain's scheduling flags.
+ * @cpu: the value of a domain's CPU limits.
  *
  * A change is built from the caller's attribute before any lock is
  * taken; a value read from a group is borrowed unless the kind's @get
@@ -370,6 +378,11 @@ struct hgroup_change {
 		unsigned int freeze;
 		u64 tasks_max;
 		unsigned int sched_flags;
+		struct {
+			u32 weight;
+			u64 quota_us;
+			u64 period_us;
+		} cpu;
 	};
 };
 
@@ -467,6 +480,7 @@ extern const struct hgroup_restriction hgroup_devices_restriction;
 extern const struct hgroup_restriction hgroup_freeze_restriction;
 #ifdef CONFIG_HGROUP_SCHED
 extern const struct hgroup_restriction hgroup_sched_restriction;
+extern const struct hgroup_restriction hgroup_cpu_restriction;
 #endif
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);

@@ -42,11 +42,19 @@ static atomic64_t hgroup_visit_seq = ATOMIC64_INIT(0);
 
 /* The kinds of restriction, by HGROUP_ATTR_* number. */
 #ifndef CONFIG_HGROUP_SCHED
-/* Scheduling groups not built in: the attribute is known, and refused. */
+/* Scheduling groups not built in: the attributes are known, and refused. */
 static const struct hgroup_restriction hgroup_sched_restriction = {
 	.attr		= HGROUP_ATTR_SCHED,
 	.size_ver0	= HGROUP_SCHED_SIZE_VER0,
 	.size		= sizeof(struct hgroup_sched),
+	.per_domain	= true,
+	.disabled	= true,
+};
+
+static const struct hgroup_restriction hgroup_cpu_restriction = {
+	.attr		= HGROUP_ATTR_CPU,
+	.size_ver0	= HGROUP_CPU_SIZE_VER0,
+	.size		= sizeof(struct hgroup_cpu),
 	.per_domain	= true,
 	.disabled	= true,
 };
@@ -59,6 +67,7 @@ static const struct hgroup_restriction *const hgroup_restrictions[] = {
 	[HGROUP_ATTR_DEVICES] = &hgroup_devices_restriction,
 	[HGROUP_ATTR_FREEZE] = &hgroup_freeze_restriction,
 	[HGROUP_ATTR_SCHED] = &hgroup_sched_restriction,
+	[HGROUP_ATTR_CPU] = &hgroup_cpu_restriction,
 };
 
 /**

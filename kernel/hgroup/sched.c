@@ -32,6 +32,8 @@
  * mutex nests inside a domain's mutex.
  */
 
+#include <linux/cgroup.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 
 #include "hgroup.h"
@@ -74,11 +76,36 @@ static struct autogroup *hgroup_domain_sched(struct hgroup_domain *d)
 	return NULL;
 }
 
-/* Should @d have a group of its own? */
+/* Default CPU limits: one nice-0 task's weight, no bandwidth limit. */
+#define HGROUP_CPU_WEIGHT_DFL	100
+#define HGROUP_CPU_PERIOD_DFL	100000
+
+/* Has @d a CPU limit? */
+static bool hgroup_cpu_limited(struct hgroup_domain *d)
+{
+	return READ_ONCE(d->cpu_weight) != HGROUP_CPU_WEIGHT_DFL ||
+	       READ_ONCE(d->cpu_quota_us) != HGROUP_CPU_UNLIMITED;
+}
+
+/* Should @d have a group of its own?  Its parent says, or a limit. */
 static bool hgroup_sched_domain_wanted(struct hgroup_domain *d)
 {
 	return d->parent &&
-	       (READ_ONCE(d->parent->sched_flags) & HGROUP_SCHED_GROUP_DOMAINS);
+	       ((READ_ONCE(d->parent->sched_flags) &
+		 HGROUP_SCHED_GROUP_DOMAINS) || hgroup_cpu_limited(d));
+}
+
+/* Give @d's group @d's limits. */
+static void hgroup_sched_limit(struct hgroup_domain *d)
+{
+	int ret;
+
+	ret = hgroup_sched_set_limits(d->sched, READ_ONCE(d->cpu_weight),
+				      READ_ONCE(d->cpu_quota_us),
+				      READ_ONCE(d->cpu_period_us));
+	if (ret)
+		pr_warn_ratelimited("hgroup: CPU limits of domain %u: %d\n",
+				    d->id, ret);
 }
 
 /* Should @hg have a group of its own?  Never the kernel threads'. */
@@ -95,12 +122,12 @@ static bool hgroup_sched_wanted(struct hgroup *hg)
  */
 static void hgroup_sched_fix_domain(struct hgroup_domain *d)
 {
-	struct autogroup *parent = NULL, *ag = NULL;
+	struct autogroup *parent = NULL, *ag = NULL, *old = d->sched;
 
 	lockdep_assert_held(&hgroup_sched_mutex);
 	if (hgroup_sched_domain_wanted(d)) {
 		parent = hgroup_domain_sched(d->parent);
-		if (d->sched && hgroup_sched_child_of(d->sched, parent))
+		if (old && hgroup_sched_child_of(old, parent))
 			return;
 		ag = hgroup_sched_create(parent);
 		/* Without memory for it, the domain shares its parent's. */
@@ -110,10 +137,13 @@ static void hgroup_sched_fix_domain(struct hgroup_domain *d)
 			ag = NULL;
 		}
 	}
-	if (ag == d->sched)
+	if (ag == old)
 		return;
-	hgroup_sched_put(d->sched);
-	d->sched = ag;
+	/* Readers of the statistics find it under RCU. */
+	WRITE_ONCE(d->sched, ag);
+	if (ag)
+		hgroup_sched_limit(d);
+	hgroup_sched_put(old);
 }
 
 /* Move every thread of @hg into the group it should be in. */
@@ -203,15 +233,24 @@ static void hgroup_sched_fix_groups(struct hgroup_domain *d)
 }
 
 /*
- * The flags of @root changed: give every domain and process group in its
- * subtree the group it should have.  Pre-order, so that a group is made
- * after the group it nests in.
+ * The flags (or, with @limits, the CPU limits) of @root changed: give
+ * every domain and process group in its subtree the group it should
+ * have, and @root's group its limits.  Pre-order, so that a group is
+ * made after the group it nests in.
  */
-static void hgroup_sched_rebuild(struct hgroup_domain *root)
+static void hgroup_sched_rebuild(struct hgroup_domain *root, bool limits)
 {
 	struct hgroup_domain *d;
+	struct autogroup *ag;
 
 	mutex_lock(&hgroup_sched_mutex);
+	if (limits) {
+		ag = root->sched;
+		hgroup_sched_fix_domain(root);
+		/* A group kept: the limits changed, not its place. */
+		if (root->sched && root->sched == ag)
+			hgroup_sched_limit(root);
+	}
 	hgroup_for_each_domain(d, root) {
 		if (d != root)
 			hgroup_sched_fix_domain(d);
@@ -255,6 +294,9 @@ void hgroup_sched_release(struct hgroup *hg)
 void hgroup_sched_domain_init(struct hgroup_domain *d)
 {
 	d->sched_flags = READ_ONCE(d->parent->sched_flags);
+	d->cpu_weight = HGROUP_CPU_WEIGHT_DFL;
+	d->cpu_quota_us = HGROUP_CPU_UNLIMITED;
+	d->cpu_period_us = HGROUP_CPU_PERIOD_DFL;
 }
 
 /**
@@ -392,7 +434,7 @@ static void hgroup_sched_read(struct hgroup *hg, void *kattr)
 
 static void hgroup_sched_commit(const struct hgroup_change *c)
 {
-	hgroup_sched_rebuild(c->domain);
+	hgroup_sched_rebuild(c->domain, false);
 }
 
 /*
@@ -414,4 +456,141 @@ const struct hgroup_restriction hgroup_sched_restriction = {
 	.apply		= hgroup_sched_apply,
 	.read		= hgroup_sched_read,
 	.commit		= hgroup_sched_commit,
+};
+
+/* The largest quota: products with a period fit in 64 bits. */
+#define HGROUP_CPU_QUOTA_MAX	BIT_ULL(40)
+
+static int hgroup_cpu_parse(struct hgroup_change *c, const void *kattr)
+{
+	const struct hgroup_cpu *cpu = kattr;
+
+	if (cpu->__reserved || cpu->usage_us || cpu->nr_periods ||
+	    cpu->nr_throttled || cpu->throttled_us)
+		return -EINVAL;
+	/* The ranges of cpu.weight and of CFS bandwidth (cpu.max). */
+	if (cpu->weight_max < CGROUP_WEIGHT_MIN ||
+	    cpu->weight_max > CGROUP_WEIGHT_MAX ||
+	    cpu->period_us < USEC_PER_MSEC || cpu->period_us > USEC_PER_SEC ||
+	    (cpu->quota_us != HGROUP_CPU_UNLIMITED &&
+	     (cpu->quota_us < USEC_PER_MSEC ||
+	      cpu->quota_us > HGROUP_CPU_QUOTA_MAX)))
+		return -EINVAL;
+	if (!IS_ENABLED(CONFIG_CFS_BANDWIDTH) &&
+	    cpu->quota_us != HGROUP_CPU_UNLIMITED)
+		return -EOPNOTSUPP;
+	c->cpu.weight = cpu->weight_max;
+	c->cpu.quota_us = cpu->quota_us;
+	c->cpu.period_us = cpu->period_us;
+	return 0;
+}
+
+static void hgroup_cpu_value(const struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_domain *d = hg->domain;
+
+	c->cpu.weight = READ_ONCE(d->cpu_weight);
+	c->cpu.quota_us = READ_ONCE(d->cpu_quota_us);
+	c->cpu.period_us = READ_ONCE(d->cpu_period_us);
+}
+
+/* Does @c allow more than the limits of @d: a higher weight or rate? */
+static bool hgroup_cpu_above(const struct hgroup_domain *d,
+			     const struct hgroup_change *c)
+{
+	u64 quota = READ_ONCE(d->cpu_quota_us);
+
+	if (c->cpu.weight > READ_ONCE(d->cpu_weight))
+		return true;
+	if (quota == HGROUP_CPU_UNLIMITED)
+		return false;
+	if (c->cpu.quota_us == HGROUP_CPU_UNLIMITED)
+		return true;
+	/* quota / period against c's: both quotas are below 2^40. */
+	return c->cpu.quota_us * READ_ONCE(d->cpu_period_us) >
+	       quota * c->cpu.period_us;
+}
+
+/*
+ * Raising the weight bound or the share of a CPU the quota gives (quota
+ * over period) is lifting.  Every group of a domain bounds by its domain's
+ * limits, so walking the groups above one walks the domains above it.
+ */
+static bool hgroup_cpu_allows(const struct hgroup *limit,
+			      const struct hgroup *hg,
+			      const struct hgroup_change *c)
+{
+	return !hgroup_cpu_above(hg->domain, c) ||
+	       !hgroup_cpu_above(limit->domain, c);
+}
+
+static bool hgroup_cpu_lifts_only(const struct hgroup *hg,
+				  const struct hgroup_change *c)
+{
+	struct hgroup_domain *d = hg->domain;
+	u64 quota = d->cpu_quota_us;
+
+	if (c->cpu.weight < d->cpu_weight)
+		return false;
+	if (c->cpu.quota_us == HGROUP_CPU_UNLIMITED)
+		return true;
+	if (quota == HGROUP_CPU_UNLIMITED)
+		return false;
+	return c->cpu.quota_us * d->cpu_period_us >= quota * c->cpu.period_us;
+}
+
+static void hgroup_cpu_apply(struct hgroup *hg, const struct hgroup_change *c)
+{
+	struct hgroup_domain *d = hg->domain;
+
+	WRITE_ONCE(d->cpu_weight, c->cpu.weight);
+	WRITE_ONCE(d->cpu_quota_us, c->cpu.quota_us);
+	WRITE_ONCE(d->cpu_period_us, c->cpu.period_us);
+}
+
+static void hgroup_cpu_read(struct hgroup *hg, void *kattr)
+{
+	struct hgroup_domain *d = hg->domain;
+	struct hgroup_cpu *cpu = kattr;
+	struct hgroup_sched_stat st = { };
+	struct autogroup *ag;
+
+	cpu->weight_max = d->cpu_weight;
+	cpu->quota_us = d->cpu_quota_us;
+	cpu->period_us = d->cpu_period_us;
+	rcu_read_lock();
+	ag = READ_ONCE(d->sched);
+	if (ag)
+		hgroup_sched_stat(ag, &st);
+	rcu_read_unlock();
+	cpu->usage_us = div_u64(st.usage_ns, NSEC_PER_USEC);
+	cpu->nr_periods = st.nr_periods;
+	cpu->nr_throttled = st.nr_throttled;
+	cpu->throttled_us = div_u64(st.throttled_ns, NSEC_PER_USEC);
+}
+
+static void hgroup_cpu_commit(const struct hgroup_change *c)
+{
+	hgroup_sched_rebuild(c->domain, true);
+}
+
+/*
+ * CPU limits need no trust by the members, as nice and RLIMIT_CPU do
+ * not.  Domain 0 has none (it reads as the largest weight bound and no
+ * quota, which bounds nothing): it has no task group of its own.  A quota
+ * needs CONFIG_CFS_BANDWIDTH (EOPNOTSUPP).
+ */
+const struct hgroup_restriction hgroup_cpu_restriction = {
+	.attr		= HGROUP_ATTR_CPU,
+	.size_ver0	= HGROUP_CPU_SIZE_VER0,
+	.size		= sizeof(struct hgroup_cpu),
+	.per_domain	= true,
+	.no_trust	= true,
+	.parse		= hgroup_cpu_parse,
+	.value		= hgroup_cpu_value,
+	.allows		= hgroup_cpu_allows,
+	.lifts_only	= hgroup_cpu_lifts_only,
+	.apply		= hgroup_cpu_apply,
+	.read		= hgroup_cpu_read,
+	.commit		= hgroup_cpu_commit,
 };

@@ -60,6 +60,8 @@ union hgroup_kattr {
 	struct hgroup_devices devices;
 	struct hgroup_freeze freeze;
 	struct hgroup_tasks tasks;
+	struct hgroup_sched sched;
+	struct hgroup_cpu cpu;
 };
 
 /*

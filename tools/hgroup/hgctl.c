@@ -421,6 +421,7 @@ union attrval {
 	struct hgroup_freeze fz;
 	struct hgroup_tasks tasks;
 	struct hgroup_sched sched;
+	struct hgroup_cpu cpu;
 };
 
 static const struct {
@@ -433,15 +434,18 @@ static const struct {
 	[HGROUP_ATTR_FREEZE] = { "freeze", sizeof(struct hgroup_freeze) },
 	[HGROUP_ATTR_TASKS] = { "tasks", sizeof(struct hgroup_tasks) },
 	[HGROUP_ATTR_SCHED] = { "group", sizeof(struct hgroup_sched) },
+	[HGROUP_ATTR_CPU] = { "cpu", sizeof(struct hgroup_cpu) },
 };
 
 /* Kinds that are the domain's, named with HGROUP_SCOPE_DOMAIN. */
-#define DOMAIN_ATTRS	(BIT(HGROUP_ATTR_TASKS) | BIT(HGROUP_ATTR_SCHED))
+#define DOMAIN_ATTRS	(BIT(HGROUP_ATTR_TASKS) | BIT(HGROUP_ATTR_SCHED) | \
+			 BIT(HGROUP_ATTR_CPU))
 
 /* The kinds in the order hgctl sets, checks and shows them. */
 static const unsigned int attr_order[] = {
 	HGROUP_ATTR_CPUS, HGROUP_ATTR_MEMS, HGROUP_ATTR_DEVICES,
 	HGROUP_ATTR_FREEZE, HGROUP_ATTR_TASKS, HGROUP_ATTR_SCHED,
+	HGROUP_ATTR_CPU,
 };
 
 struct opts {
@@ -455,6 +459,8 @@ struct opts {
 	__u32 freeze;
 	__u64 tasks_max;
 	__u32 group;
+	__u32 weight_max;	/* 0: not given */
+	__u64 quota_us, period_us;	/* period 0: --cpu-max not given */
 };
 
 struct reading {
@@ -488,6 +494,12 @@ static void opt_value(const struct opts *o, unsigned int attr,
 		break;
 	case HGROUP_ATTR_SCHED:
 		v->sched.flags = o->group;
+		break;
+	case HGROUP_ATTR_CPU:
+		/* What is not given (0) is kept: see set_one(). */
+		v->cpu.weight_max = o->weight_max;
+		v->cpu.quota_us = o->quota_us;
+		v->cpu.period_us = o->period_us;
 		break;
 	}
 }
@@ -539,6 +551,11 @@ static bool attr_matches(const struct opts *o, unsigned int attr,
 		return r->v.tasks.max == o->tasks_max;
 	case HGROUP_ATTR_SCHED:
 		return r->v.sched.flags == o->group;
+	case HGROUP_ATTR_CPU:
+		return (!o->weight_max ||
+			r->v.cpu.weight_max == o->weight_max) &&
+		       (!o->period_us || (r->v.cpu.quota_us == o->quota_us &&
+					  r->v.cpu.period_us == o->period_us));
 	}
 	return false;
 }
@@ -775,6 +792,28 @@ struct target {
 static int set_one(pid_t pgid, unsigned int attr, const union attrval *v,
 		   unsigned int flags)
 {
+	union attrval cur;
+
+	/* The CPU limits are set whole: keep those not given. */
+	if (attr == HGROUP_ATTR_CPU &&
+	    (!v->cpu.weight_max || !v->cpu.period_us)) {
+		memset(&cur, 0, sizeof(cur));
+		if (sys_hgroup_get_attr(pgid, attr, &cur, attrs[attr].size,
+					flags))
+			return errno;
+		if (v->cpu.weight_max)
+			cur.cpu.weight_max = v->cpu.weight_max;
+		if (v->cpu.period_us) {
+			cur.cpu.quota_us = v->cpu.quota_us;
+			cur.cpu.period_us = v->cpu.period_us;
+		}
+		/* Output fields are zero on input. */
+		cur.cpu.usage_us = 0;
+		cur.cpu.nr_periods = 0;
+		cur.cpu.nr_throttled = 0;
+		cur.cpu.throttled_us = 0;
+		v = &cur;
+	}
 	if (sys_hgroup_set_attr(pgid, attr, v, attrs[attr].size, flags))
 		return errno;
 	return 0;
@@ -928,6 +967,20 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 			       (unsigned long long)r.v.tasks.max);
 	} else if (attr == HGROUP_ATTR_SCHED) {
 		printf(" group=%s", err ? "?" : group_name(r.v.sched.flags));
+	} else if (attr == HGROUP_ATTR_CPU) {
+		if (err) {
+			printf(" weight-max=? cpu-max=?");
+			return;
+		}
+		printf(" weight-max=%u cpu-max=", r.v.cpu.weight_max);
+		if (r.v.cpu.quota_us == HGROUP_CPU_UNLIMITED)
+			printf("max");
+		else
+			printf("%llu", (unsigned long long)r.v.cpu.quota_us);
+		printf("/%llu cpu-usage=%lluus throttled=%llu",
+		       (unsigned long long)r.v.cpu.period_us,
+		       (unsigned long long)r.v.cpu.usage_us,
+		       (unsigned long long)r.v.cpu.nr_throttled);
 	} else if (err) {
 		printf(" %s=?", attrs[attr].name);
 	} else if (attr == HGROUP_ATTR_DEVICES) {
@@ -952,6 +1005,7 @@ static void show_domain(const struct scan *s, const struct domain *d,
 		printf("domain %ld", d->id);
 	show_attr(d->handle, HGROUP_ATTR_TASKS, note);
 	show_attr(d->handle, HGROUP_ATTR_SCHED, note);
+	show_attr(d->handle, HGROUP_ATTR_CPU, note);
 	putchar('\n');
 	for (i = d->first; i < d->first + d->nr; i++) {
 		const struct group *g = &s->groups[i];
@@ -1433,12 +1487,14 @@ static int cmd_apply(int argc, char **argv, struct opts *o)
 enum {
 	OPT_CPUS = 256, OPT_MEMS, OPT_TASKS, OPT_DEVICE, OPT_POLICY,
 	OPT_FREEZE, OPT_DOMAIN, OPT_WAIT, OPT_RECURSIVE, OPT_GROUP,
+	OPT_WEIGHT, OPT_CPU_MAX,
 };
 
 #define OPTBIT(o)	BIT((o) - OPT_CPUS)
 #define RESTRICT_OPTS	(OPTBIT(OPT_CPUS) | OPTBIT(OPT_MEMS) | \
 			 OPTBIT(OPT_TASKS) | OPTBIT(OPT_DEVICE) | \
-			 OPTBIT(OPT_GROUP) | \
+			 OPTBIT(OPT_GROUP) | OPTBIT(OPT_WEIGHT) | \
+			 OPTBIT(OPT_CPU_MAX) | \
 			 OPTBIT(OPT_POLICY))
 #define SET_OPTS	(RESTRICT_OPTS | OPTBIT(OPT_FREEZE) | OPTBIT(OPT_DOMAIN))
 
@@ -1447,6 +1503,8 @@ static const struct option long_opts[] = {
 	{ "mems", required_argument, NULL, OPT_MEMS },
 	{ "tasks-max", required_argument, NULL, OPT_TASKS },
 	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "weight-max", required_argument, NULL, OPT_WEIGHT },
+	{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "device-policy", required_argument, NULL, OPT_POLICY },
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
@@ -1491,6 +1549,11 @@ static const char usage_text[] =
 "  --group=G              scheduling groups of the domain: none, pgrp (each\n"
 "                         process group), domain (each sub-domain) or\n"
 "                         pgrp,domain\n"
+"  --weight-max=W         bound of the domain's CPU weight, 1-10000 (100:\n"
+"                         one nice-0 task)\n"
+"  --cpu-max=Q[/P]|max[/P]\n"
+"                         the domain's CPU time per period, microseconds\n"
+"                         (P default 100000)\n"
 "  --device=RULE          'a' or 'TYPE MAJOR:MINOR ACCESS' (TYPE a|b|c,\n"
 "                         MAJOR, MINOR a number or *, ACCESS of rwm);\n"
 "                         repeatable\n"
@@ -1520,6 +1583,34 @@ static const char *handle_opt(struct opts *o, int opt, const char *arg)
 		o->tasks_max = strtoull(arg, &end, 10);
 		if (!isdigit((unsigned char)*arg) || *end || errno)
 			return "expected a number or max";
+		break;
+	case OPT_WEIGHT:
+		o->have |= BIT(HGROUP_ATTR_CPU);
+		errno = 0;
+		o->weight_max = strtoul(arg, &end, 10);
+		if (!isdigit((unsigned char)*arg) || *end || errno ||
+		    !o->weight_max)
+			return "expected a weight, 1 to 10000";
+		break;
+	case OPT_CPU_MAX:
+		o->have |= BIT(HGROUP_ATTR_CPU);
+		o->quota_us = HGROUP_CPU_UNLIMITED;
+		o->period_us = 100000;
+		errno = 0;
+		if (!strncmp(arg, "max", 3))
+			end = (char *)arg + 3;
+		else if (isdigit((unsigned char)*arg))
+			o->quota_us = strtoull(arg, &end, 10);
+		else
+			return "expected QUOTA[/PERIOD] or max[/PERIOD]";
+		if (*end == '/') {
+			arg = end + 1;
+			o->period_us = strtoull(arg, &end, 10);
+			if (!isdigit((unsigned char)*arg))
+				return "expected QUOTA[/PERIOD] or max[/PERIOD]";
+		}
+		if (*end || errno || !o->period_us)
+			return "expected QUOTA[/PERIOD] or max[/PERIOD]";
 		break;
 	case OPT_GROUP:
 		o->have |= BIT(HGROUP_ATTR_SCHED);

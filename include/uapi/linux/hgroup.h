@@ -154,6 +154,9 @@
  * @HGROUP_ATTR_SCHED: how the domain's process groups and sub-domains
  *	are grouped for CPU scheduling; &struct hgroup_sched.  A property
  *	of the domain, named with %HGROUP_SCOPE_DOMAIN.
+ * @HGROUP_ATTR_CPU: the domain's CPU limits, a weight bound and a
+ *	bandwidth, and its CPU statistics; &struct hgroup_cpu.  A property
+ *	of the domain, named with %HGROUP_SCOPE_DOMAIN.
  */
 enum hgroup_attr_id {
 	HGROUP_ATTR_TASKS = 1,
@@ -162,6 +165,7 @@ enum hgroup_attr_id {
 	HGROUP_ATTR_DEVICES = 4,
 	HGROUP_ATTR_FREEZE = 5,
 	HGROUP_ATTR_SCHED = 6,
+	HGROUP_ATTR_CPU = 7,
 };
 
 /* Flags of hgroup_set_attr() and hgroup_get_attr(). */
@@ -317,5 +321,45 @@ struct hgroup_sched {
 };
 
 #define HGROUP_SCHED_SIZE_VER0	8
+
+/* &struct hgroup_cpu.quota_us: no bandwidth limit */
+#define HGROUP_CPU_UNLIMITED	(~0ULL)
+
+/**
+ * struct hgroup_cpu - the CPU limits and statistics of a domain
+ * @weight_max: the upper bound of the domain's weight against its
+ *	siblings, in the units of cgroup v2's cpu.weight: 1 to 10000, 100
+ *	(the default) being one nice-0 task.  The domain weighs what its
+ *	runnable tasks weigh, at most this much.
+ * @__reserved: must be 0.
+ * @quota_us: the CPU time the domain's tasks may use in each period, in
+ *	microseconds, together: at least 1000 and at most 2^40, or
+ *	%HGROUP_CPU_UNLIMITED (the default).  Enforced with the domains
+ *	above: the tighter limit holds.
+ * @period_us: the period, 1000 to 1000000 microseconds; default 100000.
+ * @usage_us: output: CPU time the domain's tasks used while the domain
+ *	had a task group of its own.
+ * @nr_periods: output: periods in which the domain had runnable tasks
+ *	under a quota.
+ * @nr_throttled: output: periods in which it ran out of quota.
+ * @throttled_us: output: time its tasks waited for quota.
+ *
+ * A domain with a limit is a scheduling group of its own (whatever its
+ * parent's %HGROUP_SCHED_GROUP_DOMAINS says), which holds its process
+ * groups and sub-domains; the statistics count from when it became one.
+ * Lowering a limit is tightening, raising it lifting.
+ */
+struct hgroup_cpu {
+	__u32 weight_max;
+	__u32 __reserved;
+	__u64 quota_us;
+	__u64 period_us;
+	__u64 usage_us;
+	__u64 nr_periods;
+	__u64 nr_throttled;
+	__u64 throttled_us;
+};
+
+#define HGROUP_CPU_SIZE_VER0	56
 
 #endif /* _UAPI_LINUX_HGROUP_H */

@@ -138,9 +138,10 @@ TEST(set_freeze_thaw_show)
 }
 
 /*
- * --group: run gives the new domain its scheduling flags, show prints
- * them on the domain's line, set (with --domain) changes them from
- * outside, and a bad value fails before anything is done.
+ * --group, --weight-max and --cpu-max: run gives the new domain its
+ * scheduling flags and CPU limits, show prints them on the domain's line,
+ * set changes them from outside (one CPU limit keeping the other), and a
+ * bad value fails before anything is done.
  */
 TEST(group_run_set_show)
 {
@@ -161,6 +162,18 @@ TEST(group_run_set_show)
 	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --group=cpu -- true"));
 	EXPECT_NE(NULL, strstr(out, "EINVAL"));
 
+	/* CPU limits: given on run, read back by show. */
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
+			       "run --weight-max=50 --cpu-max=20000/50000 -- /bin/sh -c 'PATH=%s:$PATH; hgctl show $$'",
+			       "/hg/bin"));
+	EXPECT_NE(NULL, strstr(out, "weight-max=50 cpu-max=20000/50000 "));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --cpu-max=lots -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --weight-max=0 -- true"));
+	/* Below the scheduler's minimum quota: the kernel says EINVAL. */
+	EXPECT_NE(0, run_hgctl(out, sizeof(out), "run --cpu-max=500 -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+
 	/* From outside: set, show, clear. */
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -173,10 +186,19 @@ TEST(group_run_set_show)
 	snprintf(dom, sizeof(dom), "%d", pid);
 	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --domain --group=pgrp", dom));
 	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
-	EXPECT_NE(NULL, strstr(out, "group=pgrp\n"));
+	EXPECT_NE(NULL, strstr(out, "group=pgrp "));
 	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --domain --group=none", dom));
 	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
 	EXPECT_NE(NULL, strstr(out, "group=none"));
+	/* The weight alone keeps the quota, and the other way round. */
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --cpu-max=30000", dom));
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --weight-max=200", dom));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
+	EXPECT_NE(NULL, strstr(out, "weight-max=200 cpu-max=30000/100000 "));
+	ASSERT_EQ(0, run_hgctl(NULL, 0, "set %s --cpu-max=max --weight-max=100",
+			       dom));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
+	EXPECT_NE(NULL, strstr(out, "weight-max=100 cpu-max=max/100000 "));
 	kill_reap(pid);
 }
 

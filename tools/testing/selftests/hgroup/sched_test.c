@@ -395,7 +395,7 @@ static void pgrps_setup(struct sched_shm *shm)
 	shm->pids[1] = contender(1, 0, NEW_PGRP, 1);
 }
 
-TEST_F(sched, pgrps_share_alike)
+TEST_F_TIMEOUT(sched, pgrps_share_alike, 120)
 {
 	double *on = self->shm->share[0], *off = self->shm->share[1];
 	pid_t dom = domain_runner(pgrps_setup, self->shm);
@@ -430,7 +430,7 @@ static void nice_setup(struct sched_shm *shm)
 	shm->pids[1] = contender(1, 19, how, 1);
 }
 
-TEST_F(sched, nice_works_across_groups)
+TEST_F_TIMEOUT(sched, nice_works_across_groups, 120)
 {
 	double grouped[2], sessions[2];
 	pid_t dom;
@@ -525,7 +525,7 @@ static void domains_setup(struct sched_shm *shm)
 	CHILD_CHECK(!sub_contenders(b, shm->pids + 4, 1));
 }
 
-TEST_F(sched, domains_share_alike)
+TEST_F_TIMEOUT(sched, domains_share_alike, 120)
 {
 	double on[5], off[5];
 	pid_t dom;
@@ -558,7 +558,7 @@ static void smp_setup(struct sched_shm *shm)
 	shm->pids[1] = contender(1, 0, NEW_PGRP, 0);
 }
 
-TEST_F(sched, smp_groups_share_machine)
+TEST_F_TIMEOUT(sched, smp_groups_share_machine, 120)
 {
 	double s[2];
 	pid_t dom;
@@ -788,6 +788,262 @@ TEST_F_TIMEOUT(sched, storm_frees_every_group, 120)
 	runner_stop(dom);
 	TH_LOG("%d flag changes during the storm", n);
 	EXPECT_LT(10, n);
+}
+
+/* CPU limits of a domain (HGROUP_ATTR_CPU). */
+static long set_cpu(pid_t pgid, __u32 weight, __u64 quota, __u64 period)
+{
+	struct hgroup_cpu c = {
+		.weight_max = weight, .quota_us = quota, .period_us = period,
+	};
+
+	return sys_hgroup_set_attr(pgid, HGROUP_ATTR_CPU, &c, sizeof(c),
+				   HGROUP_SCOPE_DOMAIN);
+}
+
+static long get_cpu(pid_t pgid, struct hgroup_cpu *c)
+{
+	memset(c, 0, sizeof(*c));
+	return sys_hgroup_get_attr(pgid, HGROUP_ATTR_CPU, c, sizeof(*c),
+				   HGROUP_SCOPE_DOMAIN);
+}
+
+#define UNLIM	HGROUP_CPU_UNLIMITED
+
+/* The share of one CPU @pid used over WINDOW_MS (after settling). */
+static double cpu_fraction(pid_t pid)
+{
+	long t0, t1, ms0, hz = sysconf(_SC_CLK_TCK);
+
+	hg_sleep_ms(500);
+	t0 = proc_ticks(pid);
+	ms0 = hg_now_ms();
+	hg_sleep_ms(WINDOW_MS);
+	t1 = proc_ticks(pid);
+	if (t0 < 0 || t1 < 0 || hz <= 0)
+		return -1;
+	return (double)(t1 - t0) * 1000 / hz / (hg_now_ms() - ms0);
+}
+
+TEST_F(sched, cpu_bad_arguments)
+{
+	struct hgroup_cpu c, big[2];
+	pid_t dom, pid;
+
+	dom = domain_runner(NULL, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, get_cpu(dom, &c));
+	EXPECT_EQ(100, c.weight_max);
+	EXPECT_EQ(UNLIM, c.quota_us);
+	EXPECT_EQ(100000, c.period_us);
+	EXPECT_EQ(0, c.usage_us);
+
+	EXPECT_ERRNO(EINVAL, set_cpu(dom, 0, UNLIM, 100000));
+	EXPECT_ERRNO(EINVAL, set_cpu(dom, 10001, UNLIM, 100000));
+	EXPECT_ERRNO(EINVAL, set_cpu(dom, 100, UNLIM, 999));
+	EXPECT_ERRNO(EINVAL, set_cpu(dom, 100, UNLIM, 1000001));
+	EXPECT_ERRNO(EINVAL, set_cpu(dom, 100, 999, 100000));
+	EXPECT_ERRNO(EINVAL, set_cpu(dom, 100, (1ULL << 40) + 1, 100000));
+	c = (struct hgroup_cpu) { .weight_max = 100, .quota_us = UNLIM,
+				  .period_us = 100000, .usage_us = 1 };
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, &c,
+						 sizeof(c),
+						 HGROUP_SCOPE_DOMAIN));
+	c.usage_us = 0;
+	c.__reserved = 1;
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, &c,
+						 sizeof(c),
+						 HGROUP_SCOPE_DOMAIN));
+	c.__reserved = 0;
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, &c,
+						 sizeof(c), 0));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, &c,
+						 HGROUP_CPU_SIZE_VER0 - 8,
+						 HGROUP_SCOPE_DOMAIN));
+	memset(big, 0, sizeof(big));
+	big[0] = c;
+	big[1].weight_max = 1;
+	EXPECT_ERRNO(E2BIG, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, big,
+						sizeof(big),
+						HGROUP_SCOPE_DOMAIN));
+	/* Domain 0 has no limits to set. */
+	EXPECT_ERRNO(EPERM, set_cpu(0, 100, 20000, 100000));
+	ASSERT_EQ(0, get_cpu(0, &c));
+	EXPECT_EQ(10000, c.weight_max);
+	EXPECT_EQ(UNLIM, c.quota_us);
+	/* Another user. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_CHECK(!hg_become(1001));
+		CHILD_ERRNO(EPERM, set_cpu(dom, 50, UNLIM, 100000));
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+	/* Nothing changed; and no task group for an unlimited domain. */
+	ASSERT_EQ(0, get_cpu(dom, &c));
+	EXPECT_EQ(100, c.weight_max);
+	EXPECT_EQ(UNLIM, c.quota_us);
+	EXPECT_EQ(self->objects, sched_objects());
+
+	EXPECT_EQ(0, set_cpu(dom, 50, 20000, 50000));
+	ASSERT_EQ(0, get_cpu(dom, &c));
+	EXPECT_EQ(50, c.weight_max);
+	EXPECT_EQ(20000, c.quota_us);
+	EXPECT_EQ(50000, c.period_us);
+	/* A limit makes the domain a group of its own. */
+	EXPECT_EQ(self->objects + 1, sched_objects());
+	EXPECT_EQ(0, set_cpu(dom, 100, UNLIM, 100000));
+	runner_stop(dom);
+}
+
+/*
+ * A busy process in a domain with a quota of 20% of a CPU uses 20%, and
+ * the statistics say it was throttled; lifted, it uses the CPU.  A member
+ * can lower its domain's limit, not raise it.
+ */
+static void hog_setup(struct sched_shm *shm)
+{
+	shm->pids[0] = contender(1, 0, NEW_PGRP, 1);
+	/* Tightening its own domain is allowed, lifting it is not. */
+	CHILD_CHECK(!set_cpu(0, 90, 20000, 100000));
+	CHILD_ERRNO(EACCES, set_cpu(0, 100, 20000, 100000));
+	CHILD_ERRNO(EACCES, set_cpu(0, 90, 30000, 100000));
+	CHILD_ERRNO(EACCES, set_cpu(0, 90, 20000, 50000));
+	CHILD_ERRNO(EACCES, set_cpu(0, 90, UNLIM, 100000));
+}
+
+TEST_F_TIMEOUT(sched, cpu_quota_caps_domain, 120)
+{
+	struct hgroup_cpu c;
+	double capped, free;
+	pid_t dom;
+
+	dom = domain_runner(hog_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, set_cpu(dom, 100, 20000, 100000));
+	ASSERT_EQ(0, runner_go(self->shm));
+	capped = cpu_fraction(self->shm->pids[0]);
+	ASSERT_EQ(0, get_cpu(dom, &c));
+	TH_LOG("quota 20%%: %.3f of a CPU; usage %llu us, %llu periods, %llu throttled, %llu us",
+	       capped, c.usage_us, c.nr_periods, c.nr_throttled,
+	       c.throttled_us);
+	EXPECT_LT(0.15, capped);
+	EXPECT_GT(0.25, capped);
+	EXPECT_LE(25, c.nr_periods);
+	EXPECT_LE(20, c.nr_throttled);
+	EXPECT_LT(0, c.throttled_us);
+	EXPECT_LT(500000, c.usage_us);
+	ASSERT_EQ(0, set_cpu(dom, 100, UNLIM, 100000));
+	free = cpu_fraction(self->shm->pids[0]);
+	TH_LOG("lifted: %.3f of a CPU", free);
+	EXPECT_LT(0.80, free);
+	runner_stop(dom);
+}
+
+/*
+ * Nested quotas: a sub-domain's quota and its parent's both hold, the
+ * tighter wins, whichever it is; nobody gives a sub-domain more than its
+ * parent has.
+ */
+static void nested_setup(struct sched_shm *shm)
+{
+	pid_t sub = sub_domain(1);
+
+	CHILD_CHECK(sub > 0);
+	/* The sub-domain's leader, its init, as seen from here. */
+	CHILD_CHECK(HG_POLL(children_of(sub, shm->pids, 1) == 1,
+			    HG_SETTLE_MS));
+	CHILD_CHECK(!sub_contenders(sub, shm->pids + 1, 1));
+}
+
+TEST_F_TIMEOUT(sched, cpu_quota_tighter_wins, 120)
+{
+	double child_tighter, parent_tighter;
+	pid_t dom, sub, hog;
+
+	dom = domain_runner(nested_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, runner_go(self->shm));
+	sub = self->shm->pids[0];
+	hog = self->shm->pids[1];
+	ASSERT_EQ(0, set_cpu(sub, 100, 50000, 100000));
+	ASSERT_EQ(0, set_cpu(dom, 100, 10000, 100000));
+	parent_tighter = cpu_fraction(hog);
+	/* More than the parent has: lifting beyond a domain above. */
+	EXPECT_ERRNO(EACCES, set_cpu(sub, 100, UNLIM, 100000));
+	ASSERT_EQ(0, set_cpu(dom, 100, 50000, 100000));
+	ASSERT_EQ(0, set_cpu(sub, 100, 10000, 100000));
+	child_tighter = cpu_fraction(hog);
+	TH_LOG("parent 10%% over child 50%%: %.3f; child 10%% under parent 50%%: %.3f",
+	       parent_tighter, child_tighter);
+	EXPECT_LT(0.05, parent_tighter);
+	EXPECT_GT(0.15, parent_tighter);
+	EXPECT_LT(0.05, child_tighter);
+	EXPECT_GT(0.15, child_tighter);
+	runner_stop(dom);
+}
+
+/*
+ * The weight bound: a domain of 4 busy process groups bounded at twice
+ * one nice-0 task against a lone busy process: two thirds; at the
+ * default bound, half.
+ */
+static void four_setup(struct sched_shm *shm)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		shm->pids[i] = contender(1, 0, NEW_PGRP, 1);
+}
+
+static void one_setup(struct sched_shm *shm)
+{
+	shm->pids[4] = contender(1, 0, NEW_PGRP, 1);
+}
+
+TEST_F_TIMEOUT(sched, cpu_weight_bound, 120)
+{
+	double s[5], twice, once;
+	pid_t four, one;
+	int i;
+
+	four = domain_runner(four_setup, self->shm);
+	ASSERT_LT(0, four);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, set_cpu(four, 200, UNLIM, 100000));
+	ASSERT_EQ(0, runner_go(self->shm));
+	/* The lone process: in a domain of its own, no limit (autogroup). */
+	one = fork();
+	ASSERT_LE(0, one);
+	if (!one) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(new_domain() > 0);
+		one_setup(self->shm);
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(self->shm->pids[4] > 0, HG_SETTLE_MS));
+	ASSERT_EQ(0, measure(self->shm->pids, 5, s));
+	for (twice = 0, i = 0; i < 4; i++)
+		twice += s[i];
+	ASSERT_EQ(0, set_cpu(four, 100, UNLIM, 100000));
+	ASSERT_EQ(0, measure(self->shm->pids, 5, s));
+	for (once = 0, i = 0; i < 4; i++)
+		once += s[i];
+	TH_LOG("4 processes bounded at 200 against 1: %.3f; at 100: %.3f",
+	       twice, once);
+	EXPECT_LT(0.57, twice);
+	EXPECT_GT(0.77, twice);
+	EXPECT_LT(0.40, once);
+	EXPECT_GT(0.60, once);
+	/* Its contender comes to the test, which reaps it with the rest. */
+	kill(one, SIGKILL);
+	wait_exit(one);
+	runner_stop(four);
 }
 
 TEST_HARNESS_MAIN
