@@ -42,6 +42,7 @@ for round in $(seq "$rounds"); do
 			"$repo/mk/guest.sh" "$k" bench
 		grep '^bench ' "$B/guest-$k/results.txt" | sed "s/^/$k /" >> "$res/all"
 		grep '^stall ' "$B/guest-$k/results.txt" >> "$res/stall" || true
+		grep '^mem ' "$B/guest-$k/results.txt" >> "$res/mem" || true
 	done
 done
 if [ -n "$icount" ]; then
@@ -51,7 +52,7 @@ if [ -n "$icount" ]; then
 	grep '^bench ' "$B/guest-hgroup/results.txt" | sed "s/^/hgroup /" >> "$res/all"
 fi
 
-python3 - "$res/all" "$n" "$r" "$rounds" "$res/stall" "$icount" <<'PY'
+python3 - "$res/all" "$n" "$r" "$rounds" "$res/stall" "$icount" "$res/mem" <<'PY'
 import sys, statistics
 rows = [l.split() for l in open(sys.argv[1])]
 n, r, rounds = sys.argv[2:5]
@@ -118,6 +119,17 @@ if st:
             md = statistics.median(float(r[4]) for r in rs)
             ch = statistics.median(int(r[5]) for r in rs)
             print(f"  {loop:<5} max {mx:9.3f} ms   median {md:9.1f} us   changes {ch}")
+try:
+    mem = [l.split() for l in open(sys.argv[7])]
+except OSError:
+    mem = []
+if mem:
+    g = statistics.median(float(m[2]) for m in mem)
+    u = statistics.median(float(m[3]) for m in mem)
+    print(f"\nKernel memory (Slab) per sleeping process alone in its process group"
+          f" (bench_sched, median of {len(mem)} boots):")
+    print(f"  grouped (a task group each) {g:8.0f} bytes   not grouped {u:8.0f} bytes"
+          f"   difference {g - u:8.0f} bytes")
 if 'setsid' in med and 'env' in med:
     print(f"\nsetsid/env within a kernel: baseline {med['setsid'][0] / med['env'][0]:.3f}, "
           f"hgroup {med['setsid'][1] / med['env'][1]:.3f}")

@@ -28,7 +28,8 @@ kd=$("$tree/scripts/kernel-doc" -none -Wall "$tree"/kernel/hgroup/*.[ch] \
 "$repo/mk/kernel.sh" baseline >/dev/null
 hooked="kernel/fork.o kernel/exit.o kernel/sys.o kernel/pid.o fs/exec.o fs/proc/array.o init/init_task.o
 	kernel/signal.o fs/namei.o kernel/sched/build_policy.o kernel/cgroup/cpuset.o
-	block/bdev.o fs/coredump.o mm/mempolicy.o io_uring/io-wq.o io_uring/sqpoll.o"
+	block/bdev.o fs/coredump.o mm/mempolicy.o io_uring/io-wq.o io_uring/sqpoll.o
+	kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_utility.o"
 for k in hgroup baseline; do
 	obj=$B/obj-$k
 	objs=$hooked

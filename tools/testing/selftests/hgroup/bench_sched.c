@@ -22,7 +22,11 @@
  *   setsidoff   the same in a domain without grouping
  *   setpgidgrp  LOOPS x fork, setpgid(0, 0), exit, grouped
  *   setpgidoff  the same without grouping
- * Output: one line "bench LOOP REP SECONDS" per loop and repetition.
+ * Output: one line "bench LOOP REP SECONDS" per loop and repetition;
+ * and once, "mem pgrp GROUPED NOT" (-m PROCESSES, 0 for none): the kernel
+ * memory (Slab in /proc/meminfo) per sleeping process alone in its
+ * process group, in a domain with HGROUP_SCHED_GROUP_PGRPS and without:
+ * the difference is a task group's cost.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -205,6 +209,79 @@ static int run_echo(const char *prog, int devnull)
 	return wait_exit(pid);
 }
 
+/* Slab of /proc/meminfo, in kB; -1 if unreadable. */
+static long slab_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Kernel memory per process, each sleeping in a process group of its
+ * own, in a domain with @flags: bytes, from the Slab growth over @n.
+ */
+static double bytes_per_pgrp(unsigned int flags, int n)
+{
+	int *ready = (int *)(result + 1);
+	pid_t runner = fork();
+
+	if (runner < 0)
+		die("fork");
+	if (!runner) {
+		pid_t *kids = calloc(n, sizeof(*kids));
+		long kb0, kb1;
+		int i;
+
+		if (!kids)
+			die("calloc");
+		if (new_domain() < 0)
+			die("set_domainid");
+		if (set_sched(flags))
+			die("hgroup_set_attr");
+		*ready = 0;
+		/* Warm the caches a first fork fills. */
+		if (!fork())
+			_exit(0);
+		wait(NULL);
+		kb0 = slab_kb();
+		for (i = 0; i < n; i++) {
+			pid_t p = fork();
+
+			if (p < 0)
+				die("fork");
+			kids[i] = p;
+			if (!p) {
+				setpgid(0, 0);
+				__atomic_add_fetch(ready, 1, __ATOMIC_SEQ_CST);
+				for (;;)
+					pause();
+			}
+		}
+		while (__atomic_load_n(ready, __ATOMIC_SEQ_CST) < n)
+			usleep(1000);
+		usleep(100000);
+		kb1 = slab_kb();
+		*result = (kb1 - kb0) * 1024.0 / n;
+		for (i = 0; i < n; i++)
+			kill(kids[i], SIGKILL);
+		for (i = 0; i < n; i++)
+			wait_exit(kids[i]);
+		_exit(0);
+	}
+	if (wait_exit(runner))
+		exit(1);
+	return *result;
+}
+
 /* @n iterations of a loop in a domain with @flags: seconds. */
 static double in_domain_loop(unsigned int flags, long n, int setsid_loop)
 {
@@ -239,11 +316,13 @@ static double in_domain_loop(unsigned int flags, long n, int setsid_loop)
 
 int main(int argc, char **argv)
 {
-	long n = 1000, trips = 20000, reps = 3, r;
+	long n = 1000, trips = 20000, reps = 3, r, mem = 200;
 	int opt, how;
 
-	while ((opt = getopt(argc, argv, "n:p:r:")) != -1) {
-		if (opt == 'n')
+	while ((opt = getopt(argc, argv, "m:n:p:r:")) != -1) {
+		if (opt == 'm')
+			mem = strtol(optarg, NULL, 10);
+		else if (opt == 'n')
 			n = strtol(optarg, NULL, 10);
 		else if (opt == 'p')
 			trips = strtol(optarg, NULL, 10);
@@ -254,7 +333,7 @@ int main(int argc, char **argv)
 	}
 	if (n <= 0 || trips <= 0 || reps <= 0)
 		return 2;
-	result = mmap(NULL, sizeof(*result), PROT_READ | PROT_WRITE,
+	result = mmap(NULL, 64, PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (result == MAP_FAILED)
 		die("mmap");
@@ -262,6 +341,12 @@ int main(int argc, char **argv)
 	if (!have_cg)
 		fprintf(stderr, "bench_sched: no cpu cgroup (%s): no ppcg2\n",
 			strerror(errno));
+	if (mem > 0) {
+		double grouped = bytes_per_pgrp(HGROUP_SCHED_GROUP_PGRPS, mem);
+
+		printf("mem pgrp %.0f %.0f\n", grouped, bytes_per_pgrp(0, mem));
+		fflush(stdout);
+	}
 	for (r = 0; r < reps; r++) {
 		for (how = 0; how < NR_PP; how++) {
 			if (how == CG2 && !have_cg)

@@ -810,17 +810,28 @@ static long get_cpu(pid_t pgid, struct hgroup_cpu *c)
 
 #define UNLIM	HGROUP_CPU_UNLIMITED
 
-/* The share of one CPU @pid used over WINDOW_MS (after settling). */
-static double cpu_fraction(pid_t pid)
+/* The share of one CPU @n processes used together over WINDOW_MS. */
+static double cpu_fraction(const pid_t *pids, int n)
 {
-	long t0, t1, ms0, hz = sysconf(_SC_CLK_TCK);
+	long t0 = 0, t1 = 0, t, ms0, hz = sysconf(_SC_CLK_TCK);
+	int i;
 
 	hg_sleep_ms(500);
-	t0 = proc_ticks(pid);
+	for (i = 0; i < n; i++) {
+		t = proc_ticks(pids[i]);
+		if (t < 0)
+			return -1;
+		t0 += t;
+	}
 	ms0 = hg_now_ms();
 	hg_sleep_ms(WINDOW_MS);
-	t1 = proc_ticks(pid);
-	if (t0 < 0 || t1 < 0 || hz <= 0)
+	for (i = 0; i < n; i++) {
+		t = proc_ticks(pids[i]);
+		if (t < 0)
+			return -1;
+		t1 += t;
+	}
+	if (hz <= 0)
 		return -1;
 	return (double)(t1 - t0) * 1000 / hz / (hg_now_ms() - ms0);
 }
@@ -899,13 +910,15 @@ TEST_F(sched, cpu_bad_arguments)
 }
 
 /*
- * A busy process in a domain with a quota of 20% of a CPU uses 20%, and
- * the statistics say it was throttled; lifted, it uses the CPU.  A member
- * can lower its domain's limit, not raise it.
+ * Two busy processes, in two process groups, of a domain with a quota of
+ * 20% of a CPU use 20% together, and the statistics say the domain was
+ * throttled; lifted, they use the CPU.  A member can lower its domain's
+ * limit, not raise it.
  */
 static void hog_setup(struct sched_shm *shm)
 {
 	shm->pids[0] = contender(1, 0, NEW_PGRP, 1);
+	shm->pids[1] = contender(1, 0, NEW_PGRP, 1);
 	/* Tightening its own domain is allowed, lifting it is not. */
 	CHILD_CHECK(!set_cpu(0, 90, 20000, 100000));
 	CHILD_ERRNO(EACCES, set_cpu(0, 100, 20000, 100000));
@@ -925,7 +938,7 @@ TEST_F_TIMEOUT(sched, cpu_quota_caps_domain, 120)
 	ASSERT_EQ(0, runner_ready(self->shm));
 	ASSERT_EQ(0, set_cpu(dom, 100, 20000, 100000));
 	ASSERT_EQ(0, runner_go(self->shm));
-	capped = cpu_fraction(self->shm->pids[0]);
+	capped = cpu_fraction(self->shm->pids, 2);
 	ASSERT_EQ(0, get_cpu(dom, &c));
 	TH_LOG("quota 20%%: %.3f of a CPU; usage %llu us, %llu periods, %llu throttled, %llu us",
 	       capped, c.usage_us, c.nr_periods, c.nr_throttled,
@@ -937,7 +950,7 @@ TEST_F_TIMEOUT(sched, cpu_quota_caps_domain, 120)
 	EXPECT_LT(0, c.throttled_us);
 	EXPECT_LT(500000, c.usage_us);
 	ASSERT_EQ(0, set_cpu(dom, 100, UNLIM, 100000));
-	free = cpu_fraction(self->shm->pids[0]);
+	free = cpu_fraction(self->shm->pids, 2);
 	TH_LOG("lifted: %.3f of a CPU", free);
 	EXPECT_LT(0.80, free);
 	runner_stop(dom);
@@ -972,12 +985,12 @@ TEST_F_TIMEOUT(sched, cpu_quota_tighter_wins, 120)
 	hog = self->shm->pids[1];
 	ASSERT_EQ(0, set_cpu(sub, 100, 50000, 100000));
 	ASSERT_EQ(0, set_cpu(dom, 100, 10000, 100000));
-	parent_tighter = cpu_fraction(hog);
+	parent_tighter = cpu_fraction(&hog, 1);
 	/* More than the parent has: lifting beyond a domain above. */
 	EXPECT_ERRNO(EACCES, set_cpu(sub, 100, UNLIM, 100000));
 	ASSERT_EQ(0, set_cpu(dom, 100, 50000, 100000));
 	ASSERT_EQ(0, set_cpu(sub, 100, 10000, 100000));
-	child_tighter = cpu_fraction(hog);
+	child_tighter = cpu_fraction(&hog, 1);
 	TH_LOG("parent 10%% over child 50%%: %.3f; child 10%% under parent 50%%: %.3f",
 	       parent_tighter, child_tighter);
 	EXPECT_LT(0.05, parent_tighter);
