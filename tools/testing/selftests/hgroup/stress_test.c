@@ -594,7 +594,7 @@ static void gen_tasks(struct ctx *c, struct acall *a)
 static void gen_acall(struct ctx *c, struct acall *a, int get)
 {
 	static const unsigned int bad_attrs[] = {
-		0, 7, 8, 64, 0x80000000U, ~0U
+		0, 8, 9, 64, 0x80000000U, ~0U
 	};
 	static const size_t huge[] = { 0, 1 << 20, SIZE_MAX };
 	unsigned int r, want;
