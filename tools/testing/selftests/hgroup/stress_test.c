@@ -386,6 +386,12 @@ struct acall {
 	__u64 copy[2];		/* the structure as built */
 };
 
+static int per_domain(unsigned int attr)
+{
+	return attr == HGROUP_ATTR_TASKS || attr == HGROUP_ATTR_SCHED ||
+	       attr == HGROUP_ATTR_CPU;
+}
+
 static size_t attr_size(unsigned int attr, int ver0)
 {
 	switch (attr) {
@@ -402,6 +408,11 @@ static size_t attr_size(unsigned int attr, int ver0)
 	case HGROUP_ATTR_TASKS:
 		return ver0 ? HGROUP_TASKS_SIZE_VER0 :
 			      sizeof(struct hgroup_tasks);
+	case HGROUP_ATTR_SCHED:
+		return ver0 ? HGROUP_SCHED_SIZE_VER0 :
+			      sizeof(struct hgroup_sched);
+	case HGROUP_ATTR_CPU:
+		return ver0 ? HGROUP_CPU_SIZE_VER0 : sizeof(struct hgroup_cpu);
 	}
 	return 0;
 }
@@ -591,6 +602,56 @@ static void gen_tasks(struct ctx *c, struct acall *a)
 	}
 }
 
+static void gen_sched(struct ctx *c, struct acall *a)
+{
+	struct hgroup_sched *sc = (void *)c->b->s;
+
+	sc->flags = below(c, 4);
+	if (chance(c, 5)) {
+		sc->flags |= 1U << (2 + below(c, 30));
+		a->bad_field |= !a->get;
+	}
+	if (chance(c, 4)) {
+		sc->__reserved = 1 + below(c, 0xffff);
+		a->bad_field = 1;
+	}
+}
+
+/*
+ * CPU limits: valid ones never below half a CPU nor a weight of 50, so
+ * that the workers' own domains are not starved; invalid ones of every
+ * kind.
+ */
+static void gen_cpu(struct ctx *c, struct acall *a)
+{
+	struct hgroup_cpu *cpu = (void *)c->b->s;
+	unsigned int r = below(c, 100);
+
+	cpu->weight_max = 50 + below(c, 9951);
+	cpu->period_us = 1000 + below(c, 999001);
+	cpu->quota_us = chance(c, 50) ? HGROUP_CPU_UNLIMITED :
+		cpu->period_us / 2 + below(c, 4 * cpu->period_us);
+	if (r < 3)
+		cpu->weight_max = chance(c, 50) ? 0 : 10001 + below(c, 1000);
+	else if (r < 6)
+		cpu->period_us = chance(c, 50) ? below(c, 1000) :
+						 1000001 + below(c, 1000);
+	else if (r < 9)
+		cpu->quota_us = below(c, 1000);
+	else if (r < 12)
+		cpu->quota_us = (1ULL << 40) + 1 + below(c, 1000);
+	if (r < 12)
+		a->bad_field |= !a->get;
+	if (chance(c, 4)) {
+		cpu->usage_us = 1 + below(c, 0xffff);
+		a->bad_field |= !a->get;
+	}
+	if (chance(c, 3)) {
+		cpu->__reserved = 1 + below(c, 0xffff);
+		a->bad_field = 1;
+	}
+}
+
 static void gen_acall(struct ctx *c, struct acall *a, int get)
 {
 	static const unsigned int bad_attrs[] = {
@@ -606,18 +667,21 @@ static void gen_acall(struct ctx *c, struct acall *a, int get)
 		a->attr = bad_attrs[below(c, ARRAY_SIZE(bad_attrs))];
 		a->must = EINVAL;
 	} else {
-		a->attr = 1 + below(c, 5);
+		a->attr = 1 + below(c, 7);
 	}
 	a->ksize = attr_size(a->attr, 0);
 	ver0 = attr_size(a->attr, 1);
 
-	/* Flags: the task limit takes the domain scope, reading no other. */
-	if (a->attr == HGROUP_ATTR_TASKS)
+	/*
+	 * Flags: the domain's kinds (task limit, scheduling flags, CPU
+	 * limits) take the domain scope; reading takes no other.
+	 */
+	if (per_domain(a->attr))
 		want = HGROUP_SCOPE_DOMAIN;
 	else
 		want = !get && chance(c, 30) ? HGROUP_SCOPE_DOMAIN : 0;
 	r = below(c, 100);
-	if (r < 90 || (r < 95 && !get && a->attr != HGROUP_ATTR_TASKS)) {
+	if (r < 90 || (r < 95 && !get && !per_domain(a->attr))) {
 		a->flags = want;
 	} else if (r < 95) {
 		a->flags = want ^ HGROUP_SCOPE_DOMAIN;
@@ -670,6 +734,12 @@ static void gen_acall(struct ctx *c, struct acall *a, int get)
 		break;
 	case HGROUP_ATTR_TASKS:
 		gen_tasks(c, a);
+		break;
+	case HGROUP_ATTR_SCHED:
+		gen_sched(c, a);
+		break;
+	case HGROUP_ATTR_CPU:
+		gen_cpu(c, a);
 		break;
 	}
 	if (a->tail)
@@ -776,6 +846,21 @@ static const char *check_got(const struct ctx *c, const struct acall *a)
 			for (i = a->cap; i < a->cap + GUARD; i++)
 				if (g[i] != 0xa5)
 					return "wrote beyond mask_size";
+		break;
+	}
+	case HGROUP_ATTR_SCHED:
+		if (((struct hgroup_sched *)b->s)->flags &
+		    ~(HGROUP_SCHED_GROUP_PGRPS | HGROUP_SCHED_GROUP_DOMAINS))
+			return "unknown scheduling flags";
+		break;
+	case HGROUP_ATTR_CPU: {
+		const struct hgroup_cpu *cpu = (void *)b->s;
+
+		if (!cpu->weight_max || cpu->weight_max > 10000 ||
+		    cpu->period_us < 1000 || cpu->period_us > 1000000 ||
+		    (cpu->quota_us != HGROUP_CPU_UNLIMITED &&
+		     cpu->quota_us < 1000))
+			return "CPU limits out of their ranges";
 		break;
 	}
 	case HGROUP_ATTR_DEVICES: {
