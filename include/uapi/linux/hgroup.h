@@ -309,7 +309,8 @@ struct hgroup_freeze {
  *	each sub-domain one, within which its own flags apply.  A group is
  *	nested in the group of the nearest domain above it that is one.
  *	The weight of a group is that of its runnable tasks (from their
- *	nice values), at most that of one nice-0 task.  Setting a flag is
+ *	nice values), at most that of one nice-0 task (a domain's, at most
+ *	its &struct hgroup_cpu weight_max).  Setting a flag is
  *	tightening, clearing one is lifting; a new domain starts with its
  *	parent's flags.  Domain 0 starts with none; only %CAP_SYS_ADMIN in
  *	the initial user namespace changes its flags.

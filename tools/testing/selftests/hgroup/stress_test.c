@@ -618,9 +618,9 @@ static void gen_sched(struct ctx *c, struct acall *a)
 }
 
 /*
- * CPU limits: valid ones never below half a CPU nor a weight of 50, so
- * that the workers' own domains are not starved; invalid ones of every
- * kind.
+ * CPU limits: valid ones never below two CPUs' worth (the guest's) nor a
+ * weight of 50, so that the workers' own domains are not slowed down;
+ * invalid ones of every kind.
  */
 static void gen_cpu(struct ctx *c, struct acall *a)
 {
@@ -630,7 +630,7 @@ static void gen_cpu(struct ctx *c, struct acall *a)
 	cpu->weight_max = 50 + below(c, 9951);
 	cpu->period_us = 1000 + below(c, 999001);
 	cpu->quota_us = chance(c, 50) ? HGROUP_CPU_UNLIMITED :
-		cpu->period_us / 2 + below(c, 4 * cpu->period_us);
+		2 * cpu->period_us + below(c, 4 * cpu->period_us);
 	if (r < 3)
 		cpu->weight_max = chance(c, 50) ? 0 : 10001 + below(c, 1000);
 	else if (r < 6)
@@ -969,8 +969,11 @@ static void op_attr(struct ctx *c, int get)
 		     a.attr, a.uattr, a.size, a.flags, desc, r,
 		     r == -1 ? ename(e) : "-", r == -1 ? e : 0, why);
 	}
+	/* All the generator wrote, whatever size the call was given. */
 	clear = a.size < BUF ? a.size : BUF;
-	memset(c->b->s, 0, clear > sizeof(a.copy) ? clear : sizeof(a.copy));
+	if (clear < sizeof(struct hgroup_cpu))
+		clear = sizeof(struct hgroup_cpu);
+	memset(c->b->s, 0, clear);
 }
 
 /* ---------------------------------------------------------------------- */
