@@ -260,7 +260,7 @@ static bool hgroup_devices_lifts_only(const struct hgroup *hg,
 }
 
 static void hgroup_devices_apply(struct hgroup *hg,
-				 const struct hgroup_change *c)
+				 struct hgroup_change *c)
 {
 	struct hgroup_devs *devs = hgroup_deref(hg->devs, hg);
 
@@ -275,6 +275,7 @@ static int hgroup_devices_to_user(const struct hgroup_change *c, void *kattr)
 
 const struct hgroup_restriction hgroup_devices_restriction = {
 	.attr		= HGROUP_ATTR_DEVICES,
+	.kind		= HGROUP_ATTR_DEVICES,
 	.size_ver0	= HGROUP_DEVICES_SIZE_VER0,
 	.size		= sizeof(struct hgroup_devices),
 	.parse		= hgroup_devices_parse,

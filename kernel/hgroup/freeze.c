@@ -75,7 +75,7 @@ static void hgroup_unblock(struct hgroup *hg)
  * tasklist_lock held.
  */
 static void hgroup_freeze_apply(struct hgroup *hg,
-				const struct hgroup_change *c)
+				struct hgroup_change *c)
 {
 	unsigned int old = hg->freeze, flags = c->freeze;
 	struct task_struct *t;
@@ -216,6 +216,7 @@ static int hgroup_freeze_lsm(struct task_struct *t,
 
 const struct hgroup_restriction hgroup_freeze_restriction = {
 	.attr		= HGROUP_ATTR_FREEZE,
+	.kind		= HGROUP_ATTR_FREEZE,
 	.size_ver0	= HGROUP_FREEZE_SIZE_VER0,
 	.size		= sizeof(struct hgroup_freeze),
 	.parse		= hgroup_freeze_parse,

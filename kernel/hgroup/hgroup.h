@@ -59,8 +59,13 @@
 
 struct hgroup_domain;
 
-/* Slots for the kinds of restriction, by HGROUP_ATTR_* number. */
-#define HGROUP_NR_KINDS		(HGROUP_ATTR_CPU + 1)
+/*
+ * Slots for the kinds of restriction: by HGROUP_ATTR_* number, and after
+ * those the kinds of process groups that an attribute names without
+ * HGROUP_SCOPE_DOMAIN, where with the flag it names a domain's.
+ */
+#define HGROUP_KIND_PGRP_CPU	(HGROUP_ATTR_CPU + 1)
+#define HGROUP_NR_KINDS		(HGROUP_KIND_PGRP_CPU + 1)
 
 /**
  * struct hgroup_set - an immutable set of CPUs or of memory nodes
@@ -89,6 +94,38 @@ struct hgroup_devs {
 	u32 policy;
 	u32 nr_rules;
 	struct hgroup_dev_rule rules[] __counted_by(nr_rules);
+};
+
+/**
+ * struct hgroup_cpu_budget - a CPU budget of process groups
+ * @usage: the process groups in it (hgroup::cpu_budget) and the domains
+ *	made from them (hgroup_domain::cpu_budget).
+ * @domain: the domain of its process groups; the domains that carry it
+ *	are children of it, so it lives as long as the budget.
+ * @weight: the bound of the budget's weight; written with @domain's
+ *	mutex and tasklist_lock (for reading) held, as the next two are;
+ *	read with READ_ONCE() or either lock.
+ * @quota_us: its bandwidth quota, or HGROUP_CPU_UNLIMITED.
+ * @period_us: its bandwidth period.
+ * @sched: its task group, or NULL before it is made; referenced.
+ *	Changed under hgroup_sched_mutex (sched.c), read under RCU.
+ * @weight_set: the bound @sched was last given; hgroup_sched_mutex.
+ * @rcu: for freeing after a grace period.
+ *
+ * A process group made from one in a budget is in the same budget, in
+ * the same domain; a domain made from one carries the budget, and all of
+ * it runs inside the budget's task group.  So a budget holds everything
+ * made from where it was set, and making groups multiplies nothing.
+ */
+struct hgroup_cpu_budget {
+	refcount_t usage;
+	struct hgroup_domain *domain;
+	u32 weight;
+	u64 quota_us;
+	u64 period_us;
+	struct autogroup *sched;
+	u32 weight_set;
+	struct rcu_head rcu;
 };
 
 /**
@@ -131,6 +168,9 @@ struct hgroup_devs {
  *	(for reading) held, the tasks moved before the latter is dropped,
  *	so that under tasklist_lock the tasks are where it says.
  * @sched_own: @sched is the group's own.
+ * @cpu_budget: the CPU budget the group is in (HGROUP_ATTR_CPU without
+ *	HGROUP_SCOPE_DOMAIN), or NULL; referenced.  Changed as the other
+ *	restrictions are.
  * @sched_node: in a list of groups sched.c works through.
  * @sched_visit: marks the group during one walk of sched.c.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
@@ -177,6 +217,7 @@ struct hgroup {
 	bool sched_own;
 	struct list_head sched_node;
 	u64 sched_visit;
+	struct hgroup_cpu_budget *cpu_budget;
 #endif
 	atomic64_t push_gen;
 	u64 visit;
@@ -223,6 +264,9 @@ struct hgroup {
  *	@sched_flags are, as are the next two.
  * @cpu_quota_us: its bandwidth quota, or HGROUP_CPU_UNLIMITED.
  * @cpu_period_us: its bandwidth period.
+ * @cpu_budget: the CPU budget of the process group the domain was made
+ *	from, if it had one: the domain runs inside it.  Referenced; set
+ *	when the domain is made.
  * @rcu: for freeing after a grace period.
  *
  * @nr_tasks changes only with tasklist_lock held for writing.
@@ -244,6 +288,7 @@ struct hgroup_domain {
 	u32 cpu_weight;
 	u64 cpu_quota_us;
 	u64 cpu_period_us;
+	struct hgroup_cpu_budget *cpu_budget;
 #endif
 	struct rcu_head rcu;
 };
@@ -359,7 +404,9 @@ struct hgroup_restriction;
  * @freeze: the value of the freeze flags.
  * @tasks_max: the value of a task limit.
  * @sched_flags: the value of a domain's scheduling flags.
- * @cpu: the value of a domain's CPU limits.
+ * @cpu: the value of CPU limits; for a process group's, a new budget
+ *	made ready (@cpu.budget) and the group given it or whose budget
+ *	changed (@cpu.target, referenced), for hgroup_pcpu_commit().
  *
  * A change is built from the caller's attribute before any lock is
  * taken; a value read from a group is borrowed unless the kind's @get
@@ -382,6 +429,8 @@ struct hgroup_change {
 			u32 weight;
 			u64 quota_us;
 			u64 period_us;
+			struct hgroup_cpu_budget *budget;
+			struct hgroup *target;
 		} cpu;
 	};
 };
@@ -389,6 +438,8 @@ struct hgroup_change {
 /**
  * struct hgroup_restriction - the operations of one kind of restriction
  * @attr: its HGROUP_ATTR_* number.
+ * @kind: its slot, the index of hgroup::admin_ns: @attr, or
+ *	HGROUP_KIND_PGRP_CPU.
  * @size_ver0: the size of the first version of its UAPI structure.
  * @size: the size of its UAPI structure as this kernel knows it.
  * @per_domain: a restriction of the whole domain, kept with its leader;
@@ -407,6 +458,8 @@ struct hgroup_change {
  * @copy: give the new group @hg the value of @from; tasklist_lock held
  *	for writing.  Optional.
  * @release: @hg is being freed; optional.
+ * @restricts: does @hg restrict the kind at all?  Optional: by default,
+ *	does it allow less than a change all zero would?
  * @value: make @c's value the one @hg has (borrowed).
  * @allows: does @limit allow everything @c gives @hg beyond what @hg
  *	has?  With @limit == @hg: is @c no lift at all?
@@ -425,7 +478,8 @@ struct hgroup_change {
  *	the group (turn on a global check, say), with the domain's mutex
  *	held and before tasklist_lock; may sleep.  A change the checks of
  *	the members refuse after may have had it.  Optional.
- * @apply: give @hg the value of @c; tasklist_lock held for reading.
+ * @apply: give @hg the value of @c, and note in @c what @commit needs;
+ *	tasklist_lock held for reading.
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @commit: the change is made: finish what @apply could not do under
  *	tasklist_lock (make task groups and move tasks into them), with the
@@ -445,6 +499,7 @@ struct hgroup_change {
  */
 struct hgroup_restriction {
 	unsigned int attr;
+	unsigned int kind;
 	size_t size_ver0;
 	size_t size;
 	bool per_domain;
@@ -457,6 +512,7 @@ struct hgroup_restriction {
 	void (*put)(struct hgroup_change *c);
 	void (*copy)(struct hgroup *hg, const struct hgroup *from);
 	void (*release)(struct hgroup *hg);
+	bool (*restricts)(const struct hgroup *hg);
 	void (*value)(const struct hgroup *hg, struct hgroup_change *c);
 	bool (*allows)(const struct hgroup *limit, const struct hgroup *hg,
 		       const struct hgroup_change *c);
@@ -467,7 +523,7 @@ struct hgroup_restriction {
 	int (*lsm)(struct task_struct *t, const struct hgroup_change *c);
 	bool lsm_sleeps;
 	void (*prepare)(const struct hgroup_change *c);
-	void (*apply)(struct hgroup *hg, const struct hgroup_change *c);
+	void (*apply)(struct hgroup *hg, struct hgroup_change *c);
 	void (*read)(struct hgroup *hg, void *kattr);
 	void (*commit)(const struct hgroup_change *c);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
@@ -481,6 +537,7 @@ extern const struct hgroup_restriction hgroup_freeze_restriction;
 #ifdef CONFIG_HGROUP_SCHED
 extern const struct hgroup_restriction hgroup_sched_restriction;
 extern const struct hgroup_restriction hgroup_cpu_restriction;
+extern const struct hgroup_restriction hgroup_pcpu_restriction;
 #endif
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);
@@ -493,7 +550,8 @@ long hgroup_domain_create(void);
 long hgroup_domain_of(pid_t pid);
 
 /* restrict.c */
-const struct hgroup_restriction *hgroup_restriction(unsigned int attr);
+const struct hgroup_restriction *
+hgroup_restriction(unsigned int attr, unsigned int flags);
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from);
 void hgroup_restrict_release(struct hgroup *hg);
 long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
@@ -599,6 +657,7 @@ void hgroup_sched_domain_release(struct hgroup_domain *d);
 void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 		       struct hgroup *old, struct hgroup *hg, bool made);
 void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx);
+long hgroup_cpu_budgets(void);
 #else
 static inline void hgroup_sched_init_state(struct hgroup *hg,
 					   const struct hgroup *from) { }

@@ -45,6 +45,7 @@ static atomic64_t hgroup_visit_seq = ATOMIC64_INIT(0);
 /* Scheduling groups not built in: the attributes are known, and refused. */
 static const struct hgroup_restriction hgroup_sched_restriction = {
 	.attr		= HGROUP_ATTR_SCHED,
+	.kind		= HGROUP_ATTR_SCHED,
 	.size_ver0	= HGROUP_SCHED_SIZE_VER0,
 	.size		= sizeof(struct hgroup_sched),
 	.per_domain	= true,
@@ -53,9 +54,18 @@ static const struct hgroup_restriction hgroup_sched_restriction = {
 
 static const struct hgroup_restriction hgroup_cpu_restriction = {
 	.attr		= HGROUP_ATTR_CPU,
+	.kind		= HGROUP_ATTR_CPU,
 	.size_ver0	= HGROUP_CPU_SIZE_VER0,
 	.size		= sizeof(struct hgroup_cpu),
 	.per_domain	= true,
+	.disabled	= true,
+};
+
+static const struct hgroup_restriction hgroup_pcpu_restriction = {
+	.attr		= HGROUP_ATTR_CPU,
+	.kind		= HGROUP_KIND_PGRP_CPU,
+	.size_ver0	= HGROUP_CPU_SIZE_VER0,
+	.size		= sizeof(struct hgroup_cpu),
 	.disabled	= true,
 };
 #endif
@@ -68,17 +78,24 @@ static const struct hgroup_restriction *const hgroup_restrictions[] = {
 	[HGROUP_ATTR_FREEZE] = &hgroup_freeze_restriction,
 	[HGROUP_ATTR_SCHED] = &hgroup_sched_restriction,
 	[HGROUP_ATTR_CPU] = &hgroup_cpu_restriction,
+	[HGROUP_KIND_PGRP_CPU] = &hgroup_pcpu_restriction,
 };
 
 /**
  * hgroup_restriction - the kind of restriction an attribute is
  * @attr: HGROUP_ATTR_* number, from user space.
+ * @flags: the call's flags: HGROUP_ATTR_CPU without HGROUP_SCOPE_DOMAIN
+ *	names a process group's CPU budget, with it the domain's limits.
  *
  * Return: the kind, or NULL if @attr names none.
  */
-const struct hgroup_restriction *hgroup_restriction(unsigned int attr)
+const struct hgroup_restriction *
+hgroup_restriction(unsigned int attr, unsigned int flags)
 {
-	if (attr >= ARRAY_SIZE(hgroup_restrictions))
+	if (attr == HGROUP_ATTR_CPU && !(flags & HGROUP_SCOPE_DOMAIN))
+		return hgroup_restrictions[HGROUP_KIND_PGRP_CPU];
+	/* Only attribute numbers name a kind directly. */
+	if (attr > HGROUP_ATTR_CPU)
 		return NULL;
 	return hgroup_restrictions[array_index_nospec(attr,
 				   ARRAY_SIZE(hgroup_restrictions))];
@@ -108,6 +125,8 @@ static bool hgroup_kind_restricted(const struct hgroup *hg,
 {
 	struct hgroup_change c = { .ops = r };
 
+	if (r->restricts)
+		return r->restricts(hg);
 	return !r->allows(hg, hg, &c);
 }
 
@@ -121,15 +140,15 @@ static bool hgroup_ns_covers(const struct user_namespace *a,
 	return false;
 }
 
-/* Mark kind @attr of @hg as an administrator's of @ns, or of an outer one. */
-static void hgroup_mark_admin(struct hgroup *hg, unsigned int attr,
+/* Mark kind @kind of @hg as an administrator's of @ns, or of an outer one. */
+static void hgroup_mark_admin(struct hgroup *hg, unsigned int kind,
 			      struct user_namespace *ns)
 {
-	struct user_namespace *old = hg->admin_ns[attr];
+	struct user_namespace *old = hg->admin_ns[kind];
 
 	if (old && hgroup_ns_covers(old, ns))
 		return;
-	hg->admin_ns[attr] = get_user_ns(ns);
+	hg->admin_ns[kind] = get_user_ns(ns);
 	put_user_ns(old);
 }
 
@@ -171,7 +190,7 @@ static void hgroup_binding_marks(const struct hgroup *from,
 	const struct hgroup_restriction *r;
 
 	for_each_restriction(r) {
-		unsigned int a = r->attr;
+		unsigned int a = r->kind;
 
 		ns[a] = r->per_domain ? NULL : from->admin_ns[a];
 		if (r->per_domain || owner || !hgroup_kind_restricted(from, r))
@@ -199,8 +218,8 @@ void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from)
 	memset(hg->admin_ns, 0, sizeof(hg->admin_ns));
 	hgroup_binding_marks(from, marks);
 	for_each_restriction(r)
-		if (marks[r->attr])
-			hgroup_mark_admin(hg, r->attr, marks[r->attr]);
+		if (marks[r->kind])
+			hgroup_mark_admin(hg, r->kind, marks[r->kind]);
 	hg->check_restricts = false;
 	hg->check_admin = false;
 	hg->bind_nnp = false;
@@ -217,7 +236,7 @@ void hgroup_restrict_release(struct hgroup *hg)
 	for_each_restriction(r) {
 		if (r->release)
 			r->release(hg);
-		put_user_ns(hg->admin_ns[r->attr]);
+		put_user_ns(hg->admin_ns[r->kind]);
 	}
 }
 
@@ -284,7 +303,7 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
 	const struct hgroup *a;
 	int ret = 0;
 
-	struct user_namespace *mark = hg->admin_ns[c->ops->attr];
+	struct user_namespace *mark = hg->admin_ns[c->ops->kind];
 
 	if (mark && !(audit ? ns_capable(mark, CAP_SYS_ADMIN) :
 			      ns_capable_noaudit(mark, CAP_SYS_ADMIN)))
@@ -471,10 +490,10 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 	 */
 	hgroup_binding_marks(from, marks);
 	for_each_restriction(r) {
-		struct user_namespace *m = marks[r->attr];
+		struct user_namespace *m = marks[r->kind];
 
-		if (m && !(to->admin_ns[r->attr] &&
-			   hgroup_ns_covers(to->admin_ns[r->attr], m)) &&
+		if (m && !(to->admin_ns[r->kind] &&
+			   hgroup_ns_covers(to->admin_ns[r->kind], m)) &&
 		    !ns_capable_noaudit(m, CAP_SYS_ADMIN))
 			return -EPERM;
 	}
@@ -484,7 +503,7 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 {
 	struct user_namespace *ns = ns_of_pid(hg->pgrp)->user_ns, *mark;
-	unsigned int k = c->ops->attr;
+	unsigned int k = c->ops->kind;
 
 	/*
 	 * Restricted by someone not privileged over its members: from now
@@ -817,7 +836,7 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 		     unsigned int flags)
 {
 	struct hgroup_change c = {
-		.ops = hgroup_restriction(attr),
+		.ops = hgroup_restriction(attr, flags),
 		.domain_scope = flags & HGROUP_SCOPE_DOMAIN,
 	};
 	struct pid *pid;
@@ -872,7 +891,7 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		     unsigned int flags)
 {
-	struct hgroup_change c = { .ops = hgroup_restriction(attr) };
+	struct hgroup_change c = { .ops = hgroup_restriction(attr, flags) };
 	const struct hgroup_restriction *r = c.ops;
 	struct hgroup_domain *d;
 	struct hgroup *hg;

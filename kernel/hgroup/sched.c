@@ -16,6 +16,12 @@
  * makes new groups for everything below that changes parent, and moves
  * the tasks.
  *
+ * A process group's CPU limits (HGROUP_ATTR_CPU without the domain scope)
+ * are a budget, struct hgroup_cpu_budget: one task group, where the
+ * group's own would be, for the group and every group made from it since;
+ * a domain made from one of those has all of it inside the budget's
+ * group.  So neither setsid() nor set_domainid() makes more of a budget.
+ *
  * Locking: hgroup_sched_mutex serialises every change of hgroup::sched
  * and hgroup_domain::sched.  hgroup::sched changes with tasklist_lock
  * held for reading too, and the group's tasks are moved before that lock
@@ -67,13 +73,27 @@ struct autogroup *hgroup_task_sched(struct task_struct *p)
 	return ag;
 }
 
-/* The group the process groups of @d without one of their own run in. */
+/*
+ * The group the process groups of @d without one of their own run in:
+ * @d's, or that of the CPU budget @d was made in, or one above.
+ */
 static struct autogroup *hgroup_domain_sched(struct hgroup_domain *d)
 {
-	for (; d; d = d->parent)
+	for (; d; d = d->parent) {
 		if (d->sched)
 			return d->sched;
+		if (d->cpu_budget && d->cpu_budget->sched)
+			return d->cpu_budget->sched;
+	}
 	return NULL;
+}
+
+/* The group @d's own group nests in. */
+static struct autogroup *hgroup_domain_parent_sched(struct hgroup_domain *d)
+{
+	if (d->cpu_budget && d->cpu_budget->sched)
+		return d->cpu_budget->sched;
+	return hgroup_domain_sched(d->parent);
 }
 
 /* Default CPU limits: one nice-0 task's weight, no bandwidth limit. */
@@ -108,11 +128,111 @@ static void hgroup_sched_limit(struct hgroup_domain *d)
 				    d->id, ret);
 }
 
-/* Should @hg have a group of its own?  Never the kernel threads'. */
+/*
+ * Should @hg have a group of its own?  Never the kernel threads', nor one
+ * in a CPU budget (whose group it runs in).
+ */
 static bool hgroup_sched_wanted(struct hgroup *hg)
 {
-	return hg != &init_hgroup &&
+	return hg != &init_hgroup && !READ_ONCE(hg->cpu_budget) &&
 	       (READ_ONCE(hg->domain->sched_flags) & HGROUP_SCHED_GROUP_PGRPS);
+}
+
+static atomic_long_t hgroup_nr_budgets = ATOMIC_LONG_INIT(0);
+
+/**
+ * hgroup_cpu_budgets - live CPU budgets of process groups
+ *
+ * Return: how many are made and not yet freed.
+ */
+long hgroup_cpu_budgets(void)
+{
+	return atomic_long_read(&hgroup_nr_budgets);
+}
+
+static void hgroup_budget_put(struct hgroup_cpu_budget *budget)
+{
+	if (!budget || !refcount_dec_and_test(&budget->usage))
+		return;
+	/* Its groups and domains left it: nothing runs in its group. */
+	hgroup_sched_put(budget->sched);
+	kfree_rcu(budget, rcu);
+	atomic_long_dec(&hgroup_nr_budgets);
+}
+
+/*
+ * The CPU budget of @hg, referenced, or NULL.  A change of the group's
+ * budget (hgroup_pcpu_apply()) holds the domain's mutex, not
+ * hgroup_sched_mutex, and may drop the last reference to the old one; its
+ * maker fixes the group afterwards, under hgroup_sched_mutex.
+ */
+static struct hgroup_cpu_budget *hgroup_budget_of(struct hgroup *hg)
+{
+	struct hgroup_cpu_budget *budget;
+
+	rcu_read_lock();
+	budget = READ_ONCE(hg->cpu_budget);
+	if (budget && !refcount_inc_not_zero(&budget->usage))
+		budget = NULL;
+	rcu_read_unlock();
+	return budget;
+}
+
+/*
+ * The bound of @budget's weight in force: its own, and in a domain that
+ * groups its process groups, at most the bound each would have there.
+ */
+static u32 hgroup_budget_weight(const struct hgroup_cpu_budget *budget)
+{
+	u32 weight = READ_ONCE(budget->weight);
+
+	if (READ_ONCE(budget->domain->sched_flags) & HGROUP_SCHED_GROUP_PGRPS)
+		weight = min_t(u32, weight, HGROUP_CPU_WEIGHT_DFL);
+	return weight;
+}
+
+/* Give @budget's group its limits. */
+static void hgroup_budget_limit(struct hgroup_cpu_budget *budget)
+{
+	int ret;
+
+	budget->weight_set = hgroup_budget_weight(budget);
+	ret = hgroup_sched_set_limits(budget->sched, budget->weight_set,
+				      READ_ONCE(budget->quota_us),
+				      READ_ONCE(budget->period_us));
+	if (ret)
+		pr_warn_ratelimited("hgroup: CPU limits of a budget: %d\n", ret);
+}
+
+/*
+ * Make @budget's group, or make it afresh where its domain's group changed.
+ * Its groups and domains still hold references to the old one, and leave
+ * it when they are fixed.
+ *
+ * Return: the group; NULL (the domain's) without memory for one.
+ */
+static struct autogroup *hgroup_sched_budget(struct hgroup_cpu_budget *budget)
+{
+	struct autogroup *parent = hgroup_domain_sched(budget->domain);
+	struct autogroup *ag = budget->sched;
+
+	lockdep_assert_held(&hgroup_sched_mutex);
+	if (ag && hgroup_sched_child_of(ag, parent)) {
+		/* The domain's flags changed the bound in force. */
+		if (budget->weight_set != hgroup_budget_weight(budget))
+			hgroup_budget_limit(budget);
+		return ag;
+	}
+	ag = hgroup_sched_create(parent);
+	if (IS_ERR(ag)) {
+		pr_warn_ratelimited("hgroup: no task group for a CPU budget in domain %u\n",
+				    budget->domain->id);
+		return parent;
+	}
+	hgroup_sched_put(budget->sched);
+	WRITE_ONCE(budget->sched, ag);
+	hgroup_budget_limit(budget);
+	return ag;
 }
 
 /*
@@ -125,8 +245,11 @@ static void hgroup_sched_fix_domain(struct hgroup_domain *d)
 	struct autogroup *parent = NULL, *ag = NULL, *old = d->sched;
 
 	lockdep_assert_held(&hgroup_sched_mutex);
+	/* Made in a CPU budget: everything in it runs inside the budget. */
+	if (d->cpu_budget)
+		hgroup_sched_budget(d->cpu_budget);
 	if (hgroup_sched_domain_wanted(d)) {
-		parent = hgroup_domain_sched(d->parent);
+		parent = hgroup_domain_parent_sched(d);
 		if (old && hgroup_sched_child_of(old, parent))
 			return;
 		ag = hgroup_sched_create(parent);
@@ -155,35 +278,46 @@ static void hgroup_sched_move_group(struct hgroup *hg)
 		hgroup_sched_move(t);
 }
 
-/* Give @hg the group it should have, and move its threads into it. */
+/*
+ * Give @hg the group it should have (its CPU budget's, its own, or its
+ * domain's), and move its threads into it.
+ */
 static void hgroup_sched_fix_group(struct hgroup *hg)
 {
 	struct autogroup *parent = hgroup_domain_sched(hg->domain);
+	struct hgroup_cpu_budget *budget = hgroup_budget_of(hg);
 	struct autogroup *cur, *ag = NULL;
-	bool own = hgroup_sched_wanted(hg);
+	bool own = false;
 
 	lockdep_assert_held(&hgroup_sched_mutex);
 	cur = rcu_dereference_protected(hg->sched,
 					lockdep_is_held(&hgroup_sched_mutex));
-	if (own) {
+	if (budget) {
+		/* Held before the budget, which may be the group's last hold. */
+		ag = hgroup_sched_get(hgroup_sched_budget(budget));
+		hgroup_budget_put(budget);
+		if (!hg->sched_own && cur == ag) {
+			hgroup_sched_put(ag);
+			return;
+		}
+	} else if (hgroup_sched_wanted(hg)) {
 		if (hg->sched_own && hgroup_sched_child_of(cur, parent))
 			return;
 		ag = hgroup_sched_create(parent);
-		if (IS_ERR(ag)) {
+		if (!IS_ERR(ag))
+			own = true;
+		else
 			pr_warn_ratelimited("hgroup: no task group for process group %d\n",
 					    pid_nr(hg->pgrp));
-			ag = NULL;
-			own = false;
-		}
 	}
-	if (!own) {
+	if (!budget && !own) {
 		if (!hg->sched_own && cur == parent)
 			return;
 		ag = hgroup_sched_get(parent);
 	}
 	read_lock(&tasklist_lock);
 	rcu_assign_pointer(hg->sched, ag);
-	hg->sched_own = own;
+	WRITE_ONCE(hg->sched_own, own);
 	hgroup_sched_move_group(hg);
 	read_unlock(&tasklist_lock);
 	hgroup_sched_put(cur);
@@ -293,6 +427,7 @@ void hgroup_sched_release(struct hgroup *hg)
  */
 void hgroup_sched_domain_init(struct hgroup_domain *d)
 {
+	d->cpu_budget = NULL;
 	d->sched_flags = READ_ONCE(d->parent->sched_flags);
 	d->cpu_weight = HGROUP_CPU_WEIGHT_DFL;
 	d->cpu_quota_us = HGROUP_CPU_UNLIMITED;
@@ -306,6 +441,7 @@ void hgroup_sched_domain_init(struct hgroup_domain *d)
 void hgroup_sched_domain_release(struct hgroup_domain *d)
 {
 	hgroup_sched_put(d->sched);
+	hgroup_budget_put(d->cpu_budget);
 }
 
 /**
@@ -327,10 +463,16 @@ void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 
 	cur = rcu_dereference_protected(old->sched,
 					lockdep_is_held(&tasklist_lock));
+	/*
+	 * A new group in a CPU budget, or leading a domain made in one, is
+	 * fixed even where no task group is in sight: the budget's may not
+	 * be made yet (hgroup_pcpu_commit() runs after the change).
+	 */
 	if (!cur && !rcu_access_pointer(hg->sched) &&
-	    !(made && (hgroup_sched_wanted(hg) ||
+	    !(made && (hgroup_sched_wanted(hg) || hg->cpu_budget ||
 		       (hgroup_is_leader(hg) &&
-			hgroup_sched_domain_wanted(hg->domain)))))
+			(hg->domain->cpu_budget ||
+			 hgroup_sched_domain_wanted(hg->domain))))))
 		return;
 	/* The call moved the process once, at most. */
 	if (WARN_ON_ONCE(ctx->sched_task))
@@ -420,7 +562,7 @@ static bool hgroup_sched_lifts_only(const struct hgroup *hg,
 }
 
 static void hgroup_sched_apply(struct hgroup *hg,
-			       const struct hgroup_change *c)
+			       struct hgroup_change *c)
 {
 	WRITE_ONCE(hg->domain->sched_flags, c->sched_flags);
 }
@@ -444,6 +586,7 @@ static void hgroup_sched_commit(const struct hgroup_change *c)
  */
 const struct hgroup_restriction hgroup_sched_restriction = {
 	.attr		= HGROUP_ATTR_SCHED,
+	.kind		= HGROUP_ATTR_SCHED,
 	.size_ver0	= HGROUP_SCHED_SIZE_VER0,
 	.size		= sizeof(struct hgroup_sched),
 	.per_domain	= true,
@@ -494,21 +637,40 @@ static void hgroup_cpu_value(const struct hgroup *hg, struct hgroup_change *c)
 	c->cpu.period_us = READ_ONCE(d->cpu_period_us);
 }
 
-/* Does @c allow more than the limits of @d: a higher weight or rate? */
-static bool hgroup_cpu_above(const struct hgroup_domain *d,
-			     const struct hgroup_change *c)
+/* Does @c allow more than @weight, @quota per @period: a higher weight or rate? */
+static bool hgroup_cpu_above_vals(u32 weight, u64 quota, u64 period,
+				  const struct hgroup_change *c)
 {
-	u64 quota = READ_ONCE(d->cpu_quota_us);
-
-	if (c->cpu.weight > READ_ONCE(d->cpu_weight))
+	if (c->cpu.weight > weight)
 		return true;
 	if (quota == HGROUP_CPU_UNLIMITED)
 		return false;
 	if (c->cpu.quota_us == HGROUP_CPU_UNLIMITED)
 		return true;
 	/* quota / period against c's: both quotas are below 2^40. */
-	return c->cpu.quota_us * READ_ONCE(d->cpu_period_us) >
-	       quota * c->cpu.period_us;
+	return c->cpu.quota_us * period > quota * c->cpu.period_us;
+}
+
+/* Does @c allow less than @weight, @quota per @period in some respect? */
+static bool hgroup_cpu_below_vals(u32 weight, u64 quota, u64 period,
+				  const struct hgroup_change *c)
+{
+	if (c->cpu.weight < weight)
+		return true;
+	if (c->cpu.quota_us == HGROUP_CPU_UNLIMITED)
+		return false;
+	if (quota == HGROUP_CPU_UNLIMITED)
+		return true;
+	return c->cpu.quota_us * period < quota * c->cpu.period_us;
+}
+
+/* Does @c allow more than the limits of @d: a higher weight or rate? */
+static bool hgroup_cpu_above(const struct hgroup_domain *d,
+			     const struct hgroup_change *c)
+{
+	return hgroup_cpu_above_vals(READ_ONCE(d->cpu_weight),
+				     READ_ONCE(d->cpu_quota_us),
+				     READ_ONCE(d->cpu_period_us), c);
 }
 
 /*
@@ -528,18 +690,12 @@ static bool hgroup_cpu_lifts_only(const struct hgroup *hg,
 				  const struct hgroup_change *c)
 {
 	struct hgroup_domain *d = hg->domain;
-	u64 quota = d->cpu_quota_us;
 
-	if (c->cpu.weight < d->cpu_weight)
-		return false;
-	if (c->cpu.quota_us == HGROUP_CPU_UNLIMITED)
-		return true;
-	if (quota == HGROUP_CPU_UNLIMITED)
-		return false;
-	return c->cpu.quota_us * d->cpu_period_us >= quota * c->cpu.period_us;
+	return !hgroup_cpu_below_vals(d->cpu_weight, d->cpu_quota_us,
+				      d->cpu_period_us, c);
 }
 
-static void hgroup_cpu_apply(struct hgroup *hg, const struct hgroup_change *c)
+static void hgroup_cpu_apply(struct hgroup *hg, struct hgroup_change *c)
 {
 	struct hgroup_domain *d = hg->domain;
 
@@ -548,25 +704,30 @@ static void hgroup_cpu_apply(struct hgroup *hg, const struct hgroup_change *c)
 	WRITE_ONCE(d->cpu_period_us, c->cpu.period_us);
 }
 
+/* Fill in the statistics of the group @ag (RCU held; NULL for none). */
+static void hgroup_cpu_stat(struct autogroup *ag, struct hgroup_cpu *cpu)
+{
+	struct hgroup_sched_stat st = { };
+
+	if (ag)
+		hgroup_sched_stat(ag, &st);
+	cpu->usage_us = div_u64(st.usage_ns, NSEC_PER_USEC);
+	cpu->nr_periods = st.nr_periods;
+	cpu->nr_throttled = st.nr_throttled;
+	cpu->throttled_us = div_u64(st.throttled_ns, NSEC_PER_USEC);
+}
+
 static void hgroup_cpu_read(struct hgroup *hg, void *kattr)
 {
 	struct hgroup_domain *d = hg->domain;
 	struct hgroup_cpu *cpu = kattr;
-	struct hgroup_sched_stat st = { };
-	struct autogroup *ag;
 
 	cpu->weight_max = d->cpu_weight;
 	cpu->quota_us = d->cpu_quota_us;
 	cpu->period_us = d->cpu_period_us;
 	rcu_read_lock();
-	ag = READ_ONCE(d->sched);
-	if (ag)
-		hgroup_sched_stat(ag, &st);
+	hgroup_cpu_stat(READ_ONCE(d->sched), cpu);
 	rcu_read_unlock();
-	cpu->usage_us = div_u64(st.usage_ns, NSEC_PER_USEC);
-	cpu->nr_periods = st.nr_periods;
-	cpu->nr_throttled = st.nr_throttled;
-	cpu->throttled_us = div_u64(st.throttled_ns, NSEC_PER_USEC);
 }
 
 static void hgroup_cpu_commit(const struct hgroup_change *c)
@@ -582,6 +743,7 @@ static void hgroup_cpu_commit(const struct hgroup_change *c)
  */
 const struct hgroup_restriction hgroup_cpu_restriction = {
 	.attr		= HGROUP_ATTR_CPU,
+	.kind		= HGROUP_ATTR_CPU,
 	.size_ver0	= HGROUP_CPU_SIZE_VER0,
 	.size		= sizeof(struct hgroup_cpu),
 	.per_domain	= true,
@@ -593,4 +755,210 @@ const struct hgroup_restriction hgroup_cpu_restriction = {
 	.apply		= hgroup_cpu_apply,
 	.read		= hgroup_cpu_read,
 	.commit		= hgroup_cpu_commit,
+};
+
+/*
+ * A process group's CPU limits: a budget (struct hgroup_cpu_budget) that
+ * the group shares with every process group made from it since, and
+ * that the domains made from those run inside.
+ */
+
+/*
+ * No budget: no bound of its own (the largest), no quota.  In a domain
+ * that groups its process groups, each group's bound is one nice-0 task
+ * still, and a budget's is at most that (hgroup_budget_weight()).
+ */
+#define HGROUP_PCPU_WEIGHT_NONE	CGROUP_WEIGHT_MAX
+
+/* Are @c's limits the defaults, which are no budget? */
+static bool hgroup_pcpu_default(const struct hgroup_change *c)
+{
+	return c->cpu.weight == HGROUP_PCPU_WEIGHT_NONE &&
+	       c->cpu.quota_us == HGROUP_CPU_UNLIMITED &&
+	       c->cpu.period_us == HGROUP_CPU_PERIOD_DFL;
+}
+
+static int hgroup_pcpu_parse(struct hgroup_change *c, const void *kattr)
+{
+	int ret = hgroup_cpu_parse(c, kattr);
+
+	c->cpu.budget = NULL;
+	c->cpu.target = NULL;
+	if (ret || hgroup_pcpu_default(c))
+		return ret;
+	/* Ready in case the target needs a budget of its own. */
+	c->cpu.budget = kzalloc(sizeof(*c->cpu.budget), GFP_KERNEL_ACCOUNT);
+	if (!c->cpu.budget)
+		return -ENOMEM;
+	refcount_set(&c->cpu.budget->usage, 1);
+	return 0;
+}
+
+static void hgroup_pcpu_put(struct hgroup_change *c)
+{
+	kfree(c->cpu.budget);
+	c->cpu.budget = NULL;
+	if (c->cpu.target)
+		hgroup_put(c->cpu.target);
+	c->cpu.target = NULL;
+}
+
+static void hgroup_pcpu_value(const struct hgroup *hg, struct hgroup_change *c)
+{
+	const struct hgroup_cpu_budget *budget = READ_ONCE(hg->cpu_budget);
+
+	c->cpu.weight = budget ? READ_ONCE(budget->weight) :
+				 HGROUP_PCPU_WEIGHT_NONE;
+	c->cpu.quota_us = budget ? READ_ONCE(budget->quota_us) :
+				 HGROUP_CPU_UNLIMITED;
+	c->cpu.period_us = budget ? READ_ONCE(budget->period_us) :
+				  HGROUP_CPU_PERIOD_DFL;
+}
+
+/* Does @c allow more than @hg's budget allows? */
+static bool hgroup_pcpu_above(const struct hgroup *hg,
+			      const struct hgroup_change *c)
+{
+	struct hgroup_change v;
+
+	hgroup_pcpu_value(hg, &v);
+	return hgroup_cpu_above_vals(v.cpu.weight, v.cpu.quota_us,
+				     v.cpu.period_us, c);
+}
+
+/* As for a domain's limits: raising the bound or the rate is lifting. */
+static bool hgroup_pcpu_allows(const struct hgroup *limit,
+			       const struct hgroup *hg,
+			       const struct hgroup_change *c)
+{
+	return !hgroup_pcpu_above(hg, c) || !hgroup_pcpu_above(limit, c);
+}
+
+static bool hgroup_pcpu_lifts_only(const struct hgroup *hg,
+				   const struct hgroup_change *c)
+{
+	struct hgroup_change v;
+
+	hgroup_pcpu_value(hg, &v);
+	return !hgroup_cpu_below_vals(v.cpu.weight, v.cpu.quota_us,
+				      v.cpu.period_us, c);
+}
+
+static bool hgroup_pcpu_restricts(const struct hgroup *hg)
+{
+	return READ_ONCE(hg->cpu_budget);
+}
+
+/*
+ * A new group made from @from is in @from's budget; the leader of a new
+ * domain is in none, its domain carrying the budget instead, so that
+ * the domain's groups, its own limits and its sub-domains all run inside
+ * it (hgroup_domain_sched()).  tasklist_lock held for writing.
+ */
+static void hgroup_pcpu_copy(struct hgroup *hg, const struct hgroup *from)
+{
+	struct hgroup_cpu_budget *budget = from->cpu_budget;
+
+	hg->cpu_budget = NULL;
+	if (!budget)
+		return;
+	refcount_inc(&budget->usage);
+	if (hg->domain == from->domain)
+		hg->cpu_budget = budget;
+	else
+		hg->domain->cpu_budget = budget;
+}
+
+static void hgroup_pcpu_release(struct hgroup *hg)
+{
+	hgroup_budget_put(hg->cpu_budget);
+}
+
+/*
+ * The default limits take @hg out of its budget.  Others tighten it in
+ * place, for every group in it, as a member could starve the others of
+ * it anyway; so does any change of a budget @hg alone is in.  A change
+ * that lifts anything of a budget others share gives @hg one of its own,
+ * in the same place: the others keep theirs.
+ */
+static void hgroup_pcpu_apply(struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_cpu_budget *budget = hg->cpu_budget;
+
+	/* hgroup_pcpu_commit() fixes the group's task group. */
+	c->cpu.target = hgroup_get(hg);
+	if (hgroup_pcpu_default(c)) {
+		WRITE_ONCE(hg->cpu_budget, NULL);
+		hgroup_budget_put(budget);
+		return;
+	}
+	if (!budget ||
+	    (refcount_read(&budget->usage) > 1 && hgroup_pcpu_above(hg, c))) {
+		budget = c->cpu.budget;
+		c->cpu.budget = NULL;
+		budget->domain = hg->domain;
+		atomic_long_inc(&hgroup_nr_budgets);
+		hgroup_budget_put(hg->cpu_budget);
+		WRITE_ONCE(hg->cpu_budget, budget);
+	}
+	WRITE_ONCE(budget->weight, c->cpu.weight);
+	WRITE_ONCE(budget->quota_us, c->cpu.quota_us);
+	WRITE_ONCE(budget->period_us, c->cpu.period_us);
+}
+
+static void hgroup_pcpu_read(struct hgroup *hg, void *kattr)
+{
+	const struct hgroup_cpu_budget *budget = hg->cpu_budget;
+	struct hgroup_cpu *cpu = kattr;
+	struct hgroup_change v;
+
+	hgroup_pcpu_value(hg, &v);
+	cpu->weight_max = v.cpu.weight;
+	cpu->quota_us = v.cpu.quota_us;
+	cpu->period_us = v.cpu.period_us;
+	rcu_read_lock();
+	hgroup_cpu_stat(budget ? READ_ONCE(budget->sched) :
+			READ_ONCE(hg->sched_own) ? rcu_dereference(hg->sched) :
+						   NULL, cpu);
+	rcu_read_unlock();
+}
+
+/*
+ * Give the budget's group its limits, and the target group the task
+ * group it should have now.  The domain's mutex is held: the budget of
+ * the group is the one hgroup_pcpu_apply() left.
+ */
+static void hgroup_pcpu_commit(const struct hgroup_change *c)
+{
+	struct hgroup *hg = c->cpu.target;
+	struct hgroup_cpu_budget *budget = hg->cpu_budget;
+
+	mutex_lock(&hgroup_sched_mutex);
+	if (budget && budget->sched)
+		hgroup_budget_limit(budget);
+	hgroup_sched_fix_group(hg);
+	mutex_unlock(&hgroup_sched_mutex);
+}
+
+/*
+ * A process group's CPU limits need no trust by the members either.  The
+ * kernel threads' group has none (EPERM, as for every change of it).
+ */
+const struct hgroup_restriction hgroup_pcpu_restriction = {
+	.attr		= HGROUP_ATTR_CPU,
+	.kind		= HGROUP_KIND_PGRP_CPU,
+	.size_ver0	= HGROUP_CPU_SIZE_VER0,
+	.size		= sizeof(struct hgroup_cpu),
+	.no_trust	= true,
+	.parse		= hgroup_pcpu_parse,
+	.put		= hgroup_pcpu_put,
+	.copy		= hgroup_pcpu_copy,
+	.release	= hgroup_pcpu_release,
+	.restricts	= hgroup_pcpu_restricts,
+	.value		= hgroup_pcpu_value,
+	.allows		= hgroup_pcpu_allows,
+	.lifts_only	= hgroup_pcpu_lifts_only,
+	.apply		= hgroup_pcpu_apply,
+	.read		= hgroup_pcpu_read,
+	.commit		= hgroup_pcpu_commit,
 };

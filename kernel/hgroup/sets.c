@@ -428,7 +428,7 @@ static bool hgroup_mems_may_join(struct task_struct *t, const struct hgroup *to)
 				 set ? (const nodemask_t *)set->bits : NULL);
 }
 
-static void hgroup_sets_apply(struct hgroup *hg, const struct hgroup_change *c)
+static void hgroup_sets_apply(struct hgroup *hg, struct hgroup_change *c)
 {
 	struct hgroup_set __rcu **slot = hgroup_slot(hg, c->ops->attr);
 	struct hgroup_set *set = hgroup_set_of(hg, c->ops->attr);
@@ -463,6 +463,7 @@ static int hgroup_sets_lsm(struct task_struct *t,
 
 const struct hgroup_restriction hgroup_cpus_restriction = {
 	.attr		= HGROUP_ATTR_CPUS,
+	.kind		= HGROUP_ATTR_CPUS,
 	.size_ver0	= HGROUP_MASK_SIZE_VER0,
 	.size		= sizeof(struct hgroup_mask),
 	.cpusets	= true,
@@ -484,6 +485,7 @@ const struct hgroup_restriction hgroup_cpus_restriction = {
 
 const struct hgroup_restriction hgroup_mems_restriction = {
 	.attr		= HGROUP_ATTR_MEMS,
+	.kind		= HGROUP_ATTR_MEMS,
 	.size_ver0	= HGROUP_MASK_SIZE_VER0,
 	.size		= sizeof(struct hgroup_mask),
 	.disabled	= !IS_ENABLED(CONFIG_CPUSETS),

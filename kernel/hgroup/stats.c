@@ -29,6 +29,8 @@ static int hgroup_objects_show(struct seq_file *m, void *v)
 #ifdef CONFIG_HGROUP_SCHED
 	/* Task groups of process groups and domains (kernel/sched/hgroup.c). */
 	seq_printf(m, "sched %ld\n", hgroup_sched_count());
+	/* CPU budgets of process groups (sched.c). */
+	seq_printf(m, "cpu_budgets %ld\n", hgroup_cpu_budgets());
 #endif
 	return 0;
 }

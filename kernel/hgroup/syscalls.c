@@ -73,7 +73,7 @@ static long hgroup_attr_in(unsigned int attr, unsigned int flags,
 			   unsigned int allowed, union hgroup_kattr *k,
 			   const void __user *uattr, size_t usize)
 {
-	const struct hgroup_restriction *r = hgroup_restriction(attr);
+	const struct hgroup_restriction *r = hgroup_restriction(attr, flags);
 	int ret;
 
 	if (!r || flags & ~allowed)
@@ -121,7 +121,7 @@ SYSCALL_DEFINE5(hgroup_set_attr, pid_t, pgid, unsigned int, attr,
  * @uattr: the structure for @attr: its input fields say where to put
  *	variable-size data, its output fields are filled in.
  * @usize: its size as user space knows it.
- * @flags: HGROUP_SCOPE_DOMAIN with HGROUP_ATTR_TASKS, else 0.
+ * @flags: HGROUP_SCOPE_DOMAIN for a property of the domain, else 0.
  *
  * Return: 0 or a negative errno; see include/uapi/linux/hgroup.h.
  */
@@ -132,7 +132,7 @@ SYSCALL_DEFINE5(hgroup_get_attr, pid_t, pgid, unsigned int, attr,
 	union hgroup_kattr k;
 	long size, ret;
 
-	r = hgroup_restriction(attr);
+	r = hgroup_restriction(attr, flags);
 	size = hgroup_attr_in(attr, flags,
 			      r && r->per_domain ? HGROUP_SCOPE_DOMAIN : 0,
 			      &k, uattr, usize);

@@ -85,7 +85,7 @@ static bool hgroup_tasks_lifts_only(const struct hgroup *hg,
 }
 
 static void hgroup_tasks_apply(struct hgroup *hg,
-			       const struct hgroup_change *c)
+			       struct hgroup_change *c)
 {
 	WRITE_ONCE(hg->domain->tasks_max, c->tasks_max);
 }
@@ -105,6 +105,7 @@ static void hgroup_tasks_read(struct hgroup *hg, void *kattr)
  */
 const struct hgroup_restriction hgroup_tasks_restriction = {
 	.attr		= HGROUP_ATTR_TASKS,
+	.kind		= HGROUP_ATTR_TASKS,
 	.size_ver0	= HGROUP_TASKS_SIZE_VER0,
 	.size		= sizeof(struct hgroup_tasks),
 	.per_domain	= true,

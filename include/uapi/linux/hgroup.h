@@ -76,8 +76,10 @@
  * @flags: %HGROUP_SCOPE_DOMAIN makes hgroup_set_attr() change every
  * process group of @pgid's domain at once (not its sub-domains), as one
  * atomic step: no process group created concurrently is missed.  The task
- * limit is a property of the domain and requires %HGROUP_SCOPE_DOMAIN with
- * both calls; hgroup_get_attr() accepts no other flag.
+ * limit and the scheduling flags are properties of the domain and require
+ * %HGROUP_SCOPE_DOMAIN with both calls; with %HGROUP_ATTR_CPU the flag
+ * names the domain's limits rather than the process group's, with both
+ * calls.  hgroup_get_attr() accepts no other flag.
  *
  * Permission: the caller's effective uid must be the owner of each target
  * process group (the effective uid of the process that created it), or the
@@ -154,9 +156,10 @@
  * @HGROUP_ATTR_SCHED: how the domain's process groups and sub-domains
  *	are grouped for CPU scheduling; &struct hgroup_sched.  A property
  *	of the domain, named with %HGROUP_SCOPE_DOMAIN.
- * @HGROUP_ATTR_CPU: the domain's CPU limits, a weight bound and a
- *	bandwidth, and its CPU statistics; &struct hgroup_cpu.  A property
- *	of the domain, named with %HGROUP_SCOPE_DOMAIN.
+ * @HGROUP_ATTR_CPU: CPU limits, a weight bound and a bandwidth, and
+ *	CPU statistics; &struct hgroup_cpu.  With %HGROUP_SCOPE_DOMAIN,
+ *	those of the domain; without, those of the process group, a budget
+ *	it shares with every group made from it.
  */
 enum hgroup_attr_id {
 	HGROUP_ATTR_TASKS = 1,
@@ -327,28 +330,37 @@ struct hgroup_sched {
 #define HGROUP_CPU_UNLIMITED	(~0ULL)
 
 /**
- * struct hgroup_cpu - the CPU limits and statistics of a domain
- * @weight_max: the upper bound of the domain's weight against its
- *	siblings, in the units of cgroup v2's cpu.weight: 1 to 10000, 100
- *	(the default) being one nice-0 task.  The domain weighs what its
+ * struct hgroup_cpu - the CPU limits and statistics of a domain or group
+ * @weight_max: the upper bound of the weight against the siblings, in
+ *	the units of cgroup v2's cpu.weight: 1 to 10000, 100 (the default)
+ *	being one nice-0 task.  The domain or budget weighs what its
  *	runnable tasks weigh, at most this much.
  * @__reserved: must be 0.
- * @quota_us: the CPU time the domain's tasks may use in each period, in
+ * @quota_us: the CPU time the tasks may use in each period, in
  *	microseconds, together: at least 1000 and at most 2^40, or
- *	%HGROUP_CPU_UNLIMITED (the default).  Enforced with the domains
- *	above: the tighter limit holds.
+ *	%HGROUP_CPU_UNLIMITED (the default).  Enforced with the limits of
+ *	the domains above: the tighter limit holds.
  * @period_us: the period, 1000 to 1000000 microseconds; default 100000.
- * @usage_us: output: CPU time the domain's tasks used while the domain
- *	had a task group of its own.
- * @nr_periods: output: periods in which the domain had runnable tasks
- *	under a quota.
- * @nr_throttled: output: periods in which it ran out of quota.
- * @throttled_us: output: time its tasks waited for quota.
+ * @usage_us: output: CPU time the tasks used while the domain had a task
+ *	group of its own (for a process group: its budget's, or its own
+ *	scheduling group's).
+ * @nr_periods: output: periods in which they had runnable tasks under a
+ *	quota.
+ * @nr_throttled: output: periods in which they ran out of quota.
+ * @throttled_us: output: time the tasks waited for quota.
  *
  * A domain with a limit is a scheduling group of its own (whatever its
  * parent's %HGROUP_SCHED_GROUP_DOMAINS says), which holds its process
  * groups and sub-domains; the statistics count from when it became one.
- * Lowering a limit is tightening, raising it lifting.
+ *
+ * A process group's limit is a budget: one scheduling group, inside its
+ * domain's, for the group and every process group later made from it
+ * (by setsid(), setpgid() or, for the domain it starts, set_domainid()),
+ * so that making groups multiplies nothing.  Tightening the limit of any
+ * group of a budget tightens the budget; a lift, or a change that lifts
+ * one field and lowers another, gives the target group a budget of its
+ * own when others share the old one; the default values leave the
+ * budget.  Lowering a limit is tightening, raising it lifting.
  */
 struct hgroup_cpu {
 	__u32 weight_max;

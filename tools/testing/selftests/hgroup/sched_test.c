@@ -18,6 +18,7 @@
  * forks, exits, setpgid(), setsid(), nice changes and flag flips.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -39,6 +40,7 @@ struct sched_shm {
 	pid_t pids[MAX_CONT];
 	int nr;
 	int step;
+	int go;				/* a second step, for budgets */
 };
 
 static long set_sched(pid_t pgid, unsigned int flags)
@@ -59,8 +61,8 @@ static long get_sched(pid_t pgid)
 	return s.flags;
 }
 
-/* Live task groups of hgroups (debugfs hgroup/objects), or -1. */
-static long sched_objects(void)
+/* The count @name in debugfs hgroup/objects, or -1. */
+static long hg_objects(const char *name)
 {
 	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
 	char key[32];
@@ -69,10 +71,22 @@ static long sched_objects(void)
 	if (!f)
 		return -1;
 	while (fscanf(f, "%31s %ld", key, &v) == 2)
-		if (!strcmp(key, "sched"))
+		if (!strcmp(key, name))
 			ret = v;
 	fclose(f);
 	return ret;
+}
+
+/* Live task groups of hgroups, or -1. */
+static long sched_objects(void)
+{
+	return hg_objects("sched");
+}
+
+/* Live CPU budgets of process groups, or -1. */
+static long budget_objects(void)
+{
+	return hg_objects("cpu_budgets");
 }
 
 /* CPU time of every thread of @pid so far, in clock ticks; -1 if gone. */
@@ -267,6 +281,7 @@ static long settled_objects(void)
 FIXTURE(sched) {
 	struct sched_shm *shm;
 	long objects;
+	long budgets;
 };
 
 FIXTURE_SETUP(sched)
@@ -275,6 +290,7 @@ FIXTURE_SETUP(sched)
 	ASSERT_NE(NULL, self->shm);
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
 	self->objects = settled_objects();
+	self->budgets = budget_objects();
 }
 
 FIXTURE_TEARDOWN(sched)
@@ -285,6 +301,12 @@ FIXTURE_TEARDOWN(sched)
 				    HG_SETTLE_MS))
 			TH_LOG("task groups: %ld, %ld before the test",
 			       sched_objects(), self->objects);
+	/* Nor a CPU budget. */
+	if (self->budgets >= 0)
+		EXPECT_TRUE(HG_POLL(budget_objects() == self->budgets,
+				    HG_SETTLE_MS))
+			TH_LOG("CPU budgets: %ld, %ld before the test",
+			       budget_objects(), self->budgets);
 	munmap(self->shm, sizeof(*self->shm));
 }
 
@@ -677,11 +699,35 @@ TEST_F(sched, owner_needs_no_privilege)
 	ASSERT_EQ(0, wait_exit(pid));
 }
 
+static long set_cpu_flags(pid_t pgid, __u32 weight, __u64 quota,
+			  __u64 period, unsigned int flags)
+{
+	struct hgroup_cpu c = {
+		.weight_max = weight, .quota_us = quota, .period_us = period,
+	};
+
+	return sys_hgroup_set_attr(pgid, HGROUP_ATTR_CPU, &c, sizeof(c),
+				   flags);
+}
+
+/* A process group's CPU budget (HGROUP_ATTR_CPU without the scope). */
+static long set_pcpu(pid_t pgid, __u32 weight, __u64 quota, __u64 period)
+{
+	return set_cpu_flags(pgid, weight, quota, period, 0);
+}
+
+static long get_pcpu(pid_t pgid, struct hgroup_cpu *c)
+{
+	memset(c, 0, sizeof(*c));
+	return sys_hgroup_get_attr(pgid, HGROUP_ATTR_CPU, c, sizeof(*c), 0);
+}
+
 /*
  * A storm: processes forking, exiting, changing nice, moving between
  * process groups (also while a second thread execs) and making sessions,
- * and a sub-domain, while the test
- * flips the domain's flags.  Afterwards every task group is freed (the
+ * tightening their process groups' CPU budgets, and a sub-domain, while
+ * the test flips the domain's flags and the budget of the group they all
+ * come from.  Afterwards every task group is freed (the
  * teardown checks the count) and no task is left in one (a debug kernel
  * would report a use after free).
  */
@@ -702,7 +748,7 @@ static void storm_worker(int seed)
 	for (;;) {
 		pid_t pid;
 
-		switch (rand() % 6) {
+		switch (rand() % 7) {
 		case 0:
 			pid = fork();
 			if (!pid) {
@@ -752,6 +798,12 @@ static void storm_worker(int seed)
 				wait_exit(pid);
 			}
 			break;
+		case 5:
+			/* Quotas of 4 CPUs: they never throttle. */
+			set_pcpu(0, 1 + rand() % 100,
+				 rand() % 2 ? 400000 : HGROUP_CPU_UNLIMITED,
+				 100000);
+			break;
 		default:
 			usleep(100);
 		}
@@ -782,23 +834,24 @@ TEST_F_TIMEOUT(sched, storm_frees_every_group, 120)
 	ASSERT_EQ(0, runner_go(self->shm));
 	end = hg_now_ms() + 5000;
 	while (hg_now_ms() < end) {
-		ASSERT_EQ(0, set_sched(dom, flips[n++ % ARRAY_SIZE(flips)]));
+		ASSERT_EQ(0, set_sched(dom, flips[n % ARRAY_SIZE(flips)]));
+		/* A budget, lifted, shared, left. */
+		ASSERT_EQ(0, set_pcpu(dom, 50 + 50 * (n % 3),
+				      n % 2 ? 400000 : HGROUP_CPU_UNLIMITED,
+				      100000));
+		n++;
 		hg_sleep_ms(20);
 	}
 	runner_stop(dom);
-	TH_LOG("%d flag changes during the storm", n);
+	TH_LOG("%d flag and budget changes during the storm", n);
 	EXPECT_LT(10, n);
 }
 
 /* CPU limits of a domain (HGROUP_ATTR_CPU). */
+/* A domain's CPU limits. */
 static long set_cpu(pid_t pgid, __u32 weight, __u64 quota, __u64 period)
 {
-	struct hgroup_cpu c = {
-		.weight_max = weight, .quota_us = quota, .period_us = period,
-	};
-
-	return sys_hgroup_set_attr(pgid, HGROUP_ATTR_CPU, &c, sizeof(c),
-				   HGROUP_SCOPE_DOMAIN);
+	return set_cpu_flags(pgid, weight, quota, period, HGROUP_SCOPE_DOMAIN);
 }
 
 static long get_cpu(pid_t pgid, struct hgroup_cpu *c)
@@ -868,7 +921,7 @@ TEST_F(sched, cpu_bad_arguments)
 						 HGROUP_SCOPE_DOMAIN));
 	c.__reserved = 0;
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, &c,
-						 sizeof(c), 0));
+						 sizeof(c), 2));
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(dom, HGROUP_ATTR_CPU, &c,
 						 HGROUP_CPU_SIZE_VER0 - 8,
 						 HGROUP_SCOPE_DOMAIN));
@@ -1057,6 +1110,428 @@ TEST_F_TIMEOUT(sched, cpu_weight_bound, 120)
 	kill(one, SIGKILL);
 	wait_exit(one);
 	runner_stop(four);
+}
+
+/* Wait for @shm->go, set by the test; then go on. */
+static void wait_go(struct sched_shm *shm)
+{
+	while (!__atomic_load_n(&shm->go, __ATOMIC_ACQUIRE))
+		usleep(1000);
+}
+
+static void set_go(struct sched_shm *shm)
+{
+	__atomic_store_n(&shm->go, 1, __ATOMIC_RELEASE);
+}
+
+/* A child alone in a process group of its own, sleeping; its pid. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CHILD_CHECK(!setpgid(0, 0));
+	for (;;)
+		pause();
+}
+
+/*
+ * A process group's CPU budget (HGROUP_ATTR_CPU without the scope): its
+ * defaults are no budget; every bad argument is refused with its errno
+ * and changes nothing; a budget is one task group, shown in the count;
+ * the domain scope still names the domain's limits.
+ */
+TEST_F(sched, budget_bad_arguments)
+{
+	struct hgroup_cpu c, big[2];
+	pid_t g, pid;
+
+	g = sleeper();
+	ASSERT_LT(0, g);
+	ASSERT_TRUE(HG_POLL(getpgid(g) == g, HG_SETTLE_MS));
+	ASSERT_EQ(0, get_pcpu(g, &c));
+	EXPECT_EQ(10000, c.weight_max);
+	EXPECT_EQ(UNLIM, c.quota_us);
+	EXPECT_EQ(100000, c.period_us);
+	EXPECT_EQ(0, c.usage_us);
+
+	EXPECT_ERRNO(EINVAL, set_pcpu(g, 0, UNLIM, 100000));
+	EXPECT_ERRNO(EINVAL, set_pcpu(g, 10001, UNLIM, 100000));
+	EXPECT_ERRNO(EINVAL, set_pcpu(g, 100, UNLIM, 999));
+	EXPECT_ERRNO(EINVAL, set_pcpu(g, 100, UNLIM, 1000001));
+	EXPECT_ERRNO(EINVAL, set_pcpu(g, 100, 999, 100000));
+	EXPECT_ERRNO(EINVAL, set_pcpu(g, 100, (1ULL << 40) + 1, 100000));
+	EXPECT_ERRNO(EINVAL, set_cpu_flags(g, 100, 20000, 100000, 4));
+	c = (struct hgroup_cpu) { .weight_max = 100, .quota_us = 20000,
+				  .period_us = 100000, .throttled_us = 1 };
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_CPU, &c,
+						 sizeof(c), 0));
+	c.throttled_us = 0;
+	c.__reserved = 1;
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_CPU, &c,
+						 sizeof(c), 0));
+	c.__reserved = 0;
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(g, HGROUP_ATTR_CPU, &c,
+						 HGROUP_CPU_SIZE_VER0 - 8, 0));
+	memset(big, 0, sizeof(big));
+	big[0] = c;
+	big[1].weight_max = 1;
+	EXPECT_ERRNO(E2BIG, sys_hgroup_set_attr(g, HGROUP_ATTR_CPU, big,
+						sizeof(big), 0));
+	EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(g, HGROUP_ATTR_CPU,
+						 (void *)8, sizeof(c), 0));
+	EXPECT_ERRNO(EFAULT, sys_hgroup_get_attr(g, HGROUP_ATTR_CPU,
+						 (void *)8, sizeof(c), 0));
+	EXPECT_ERRNO(ESRCH, set_pcpu(INT_MAX, 100, 20000, 100000));
+	/* Another user. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_CHECK(!hg_become(1001));
+		CHILD_ERRNO(EPERM, set_pcpu(g, 50, UNLIM, 100000));
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+	/* Nothing changed, nothing made. */
+	ASSERT_EQ(0, get_pcpu(g, &c));
+	EXPECT_EQ(10000, c.weight_max);
+	EXPECT_EQ(UNLIM, c.quota_us);
+	EXPECT_EQ(self->objects, sched_objects());
+	EXPECT_EQ(self->budgets, budget_objects());
+
+	ASSERT_EQ(0, set_pcpu(g, 50, 20000, 50000));
+	ASSERT_EQ(0, get_pcpu(g, &c));
+	EXPECT_EQ(50, c.weight_max);
+	EXPECT_EQ(20000, c.quota_us);
+	EXPECT_EQ(50000, c.period_us);
+	EXPECT_EQ(self->objects + 1, sched_objects());
+	EXPECT_EQ(self->budgets + 1, budget_objects());
+	/* The domain scope reads the domain's limits, not the group's. */
+	ASSERT_EQ(0, get_cpu(g, &c));
+	EXPECT_NE(50, c.weight_max);
+	/* The defaults leave the budget. */
+	ASSERT_EQ(0, set_pcpu(g, 10000, UNLIM, 100000));
+	EXPECT_TRUE(HG_POLL(budget_objects() == self->budgets, HG_SETTLE_MS));
+	kill(g, SIGKILL);
+	wait_exit(g);
+}
+
+/*
+ * A busy process in a process group with a budget of 20% of a CPU uses
+ * 20%, and the group's statistics say it was throttled; lifted, the CPU.
+ */
+TEST_F_TIMEOUT(sched, budget_quota_caps_group, 120)
+{
+	struct hgroup_cpu c;
+	double capped, free;
+	pid_t hog;
+
+	hog = contender(1, 0, NEW_PGRP, 1);
+	ASSERT_LT(0, hog);
+	ASSERT_TRUE(HG_POLL(getpgid(hog) == hog, HG_SETTLE_MS));
+	ASSERT_EQ(0, set_pcpu(hog, 10000, 20000, 100000));
+	capped = cpu_fraction(&hog, 1);
+	ASSERT_EQ(0, get_pcpu(hog, &c));
+	TH_LOG("budget 20%%: %.3f of a CPU; usage %llu us, %llu periods, %llu throttled",
+	       capped, c.usage_us, c.nr_periods, c.nr_throttled);
+	EXPECT_LT(0.15, capped);
+	EXPECT_GT(0.25, capped);
+	EXPECT_LE(20, c.nr_throttled);
+	EXPECT_LT(0, c.throttled_us);
+	EXPECT_LT(500000, c.usage_us);
+	ASSERT_EQ(0, set_pcpu(hog, 10000, UNLIM, 100000));
+	free = cpu_fraction(&hog, 1);
+	TH_LOG("lifted: %.3f of a CPU", free);
+	EXPECT_LT(0.80, free);
+	kill(hog, SIGKILL);
+	wait_exit(hog);
+}
+
+/*
+ * What a process in a budget makes stays in it: busy processes in new
+ * sessions, in a new process group and in a domain of its own (with two
+ * process groups) use the budget's 20% together, not 20% each.  The
+ * groups made share the one budget: tightening it through one of them
+ * tightens it for all.
+ */
+static void escaper(struct sched_shm *shm)
+{
+	pid_t pid;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CHILD_CHECK(!setpgid(0, 0));
+	shm->pids[7] = getpid();
+	wait_go(shm);
+	shm->pids[0] = contender(1, 0, NEW_SESSION, 1);
+	shm->pids[1] = contender(1, 0, NEW_SESSION, 1);
+	shm->pids[2] = contender(1, 0, NEW_PGRP, 1);
+	pid = fork();
+	CHILD_CHECK(pid >= 0);
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(new_domain() > 0);
+		shm->pids[4] = contender(1, 0, NEW_PGRP, 1);
+		shm->pids[5] = contender(1, 0, NEW_PGRP, 1);
+		shm->pids[3] = getpid();
+		for (;;)
+			pause();
+	}
+	spin(NULL);
+}
+
+TEST_F_TIMEOUT(sched, budget_holds_what_is_made_from_it, 120)
+{
+	struct sched_shm *shm = self->shm;
+	pid_t pids[6], esc;
+	struct hgroup_cpu c;
+	double sum;
+	int i;
+
+	memset(shm, 0, sizeof(*shm));
+	esc = fork();
+	ASSERT_LE(0, esc);
+	if (!esc) {
+		escaper(shm);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->pids[7] == esc && getpgid(esc) == esc,
+			    HG_SETTLE_MS));
+	ASSERT_EQ(0, set_pcpu(esc, 10000, 20000, 100000));
+	set_go(shm);
+	ASSERT_TRUE(HG_POLL(shm->pids[3] > 0 && shm->pids[2] > 0,
+			    HG_SETTLE_MS));
+	pids[0] = esc;
+	for (i = 0; i < 5; i++)
+		pids[i + 1] = i < 3 ? shm->pids[i] : shm->pids[i + 1];
+	sum = cpu_fraction(pids, 6);
+	TH_LOG("six busy processes made in a 20%% budget: %.3f of a CPU", sum);
+	EXPECT_LT(0.15, sum);
+	EXPECT_GT(0.25, sum);
+	/* One budget, shared; the new domain's leader carries none itself. */
+	EXPECT_EQ(self->budgets + 1, budget_objects());
+	ASSERT_EQ(0, get_pcpu(shm->pids[0], &c));
+	EXPECT_EQ(20000, c.quota_us);
+	ASSERT_EQ(0, get_pcpu(shm->pids[2], &c));
+	EXPECT_EQ(20000, c.quota_us);
+	ASSERT_EQ(0, get_pcpu(shm->pids[3], &c));
+	EXPECT_EQ(UNLIM, c.quota_us);
+	/* Tightened through a group made from it: tightened for all. */
+	ASSERT_EQ(0, set_pcpu(shm->pids[1], 10000, 10000, 100000));
+	ASSERT_EQ(0, get_pcpu(esc, &c));
+	EXPECT_EQ(10000, c.quota_us);
+	sum = cpu_fraction(pids, 6);
+	TH_LOG("tightened to 10%% through one of them: %.3f", sum);
+	EXPECT_LT(0.05, sum);
+	EXPECT_GT(0.15, sum);
+	/*
+	 * Lifted for the group it was set on: that group gets a budget of
+	 * its own, the others keep the old one.
+	 */
+	ASSERT_EQ(0, set_pcpu(esc, 10000, 50000, 100000));
+	ASSERT_EQ(0, get_pcpu(shm->pids[0], &c));
+	EXPECT_EQ(10000, c.quota_us);
+	EXPECT_EQ(self->budgets + 2, budget_objects());
+	kill(esc, SIGKILL);
+	wait_exit(esc);
+	for (i = 0; i < 6; i++)
+		if (shm->pids[i] > 0)
+			kill(shm->pids[i], SIGKILL);
+	runner_stop(shm->pids[3]);
+}
+
+/*
+ * A process group's budget and its domain's limit both hold, and the
+ * tighter wins, whichever it is.
+ */
+static void lone_setup(struct sched_shm *shm)
+{
+	shm->pids[0] = contender(1, 0, NEW_PGRP, 1);
+}
+
+TEST_F_TIMEOUT(sched, budget_and_domain_tighter_wins, 120)
+{
+	double group_tighter, domain_tighter;
+	pid_t dom, hog;
+
+	dom = domain_runner(lone_setup, self->shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(self->shm));
+	ASSERT_EQ(0, runner_go(self->shm));
+	hog = self->shm->pids[0];
+	ASSERT_TRUE(HG_POLL(getpgid(hog) == hog, HG_SETTLE_MS));
+	ASSERT_EQ(0, set_cpu(dom, 100, 50000, 100000));
+	ASSERT_EQ(0, set_pcpu(hog, 10000, 10000, 100000));
+	group_tighter = cpu_fraction(&hog, 1);
+	ASSERT_EQ(0, set_pcpu(hog, 10000, 50000, 100000));
+	ASSERT_EQ(0, set_cpu(dom, 100, 10000, 100000));
+	domain_tighter = cpu_fraction(&hog, 1);
+	TH_LOG("group 10%% in domain 50%%: %.3f; group 50%% in domain 10%%: %.3f",
+	       group_tighter, domain_tighter);
+	EXPECT_LT(0.05, group_tighter);
+	EXPECT_GT(0.15, group_tighter);
+	EXPECT_LT(0.05, domain_tighter);
+	EXPECT_GT(0.15, domain_tighter);
+	runner_stop(dom);
+}
+
+/*
+ * Who may change a budget: its owner tightens it, from inside too, and
+ * lifts it from outside only as far as its own group allows and only
+ * what it set itself; nobody inside lifts it, nor leaves it by moving
+ * into a group without it; another user changes nothing; what an
+ * administrator set only an administrator lifts.
+ */
+TEST_F(sched, budget_permissions)
+{
+	struct sched_shm *shm = self->shm;
+	pid_t pid = fork();
+
+	memset(shm, 0, sizeof(*shm));
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct hgroup_cpu c;
+		pid_t g, u, m, k;
+
+		CHILD_CHECK(!hg_become(1001));
+		u = sleeper();
+		CHILD_CHECK(u > 0);
+		m = fork();
+		CHILD_CHECK(m >= 0);
+		if (!m) {
+			/* A member of the budget, to be. */
+			CHILD_CHECK(!setpgid(0, 0));
+			wait_go(shm);
+			/* Tightening its own budget: allowed, for all. */
+			CHILD_CHECK(!set_pcpu(0, 10000, 40000, 100000));
+			/* Lifting it, from inside: no. */
+			CHILD_ERRNO(EACCES, set_pcpu(0, 10000, 50000, 100000));
+			CHILD_ERRNO(EACCES, set_pcpu(0, 10000, UNLIM, 100000));
+			CHILD_ERRNO(EACCES, set_pcpu(0, 10000, 40000, 50000));
+			/* Nor leaving it by joining a group without one. */
+			CHILD_ERRNO(EPERM, setpgid(0, u));
+			/* A group made from it has it, under the same rules. */
+			k = fork();
+			CHILD_CHECK(k >= 0);
+			if (!k) {
+				CHILD_CHECK(setsid() > 0);
+				CHILD_CHECK(!get_pcpu(0, &c));
+				CHILD_CHECK(c.quota_us == 40000);
+				CHILD_ERRNO(EACCES,
+					    set_pcpu(0, 10000, UNLIM, 100000));
+				_exit(0);
+			}
+			CHILD_CHECK(!wait_exit(k));
+			set_step(shm, 1);
+			for (;;)
+				pause();
+		}
+		g = m;
+		CHILD_CHECK(HG_POLL(getpgid(m) == m && getpgid(u) == u,
+				    HG_SETTLE_MS));
+		/* The owner, from outside, sets and tightens. */
+		CHILD_CHECK(!set_pcpu(g, 10000, 50000, 100000));
+		set_go(shm);
+		CHILD_CHECK(HG_POLL(step_is(shm, 1), HG_CHILD_MS));
+		CHILD_CHECK(!get_pcpu(g, &c) && c.quota_us == 40000);
+		/* Another user: nothing. */
+		if (!fork()) {
+			CHILD_CHECK(!hg_become(1002));
+			CHILD_ERRNO(EPERM, set_pcpu(g, 10000, 10000, 100000));
+			CHILD_ERRNO(EPERM, set_pcpu(g, 10000, UNLIM, 100000));
+			_exit(0);
+		}
+		CHILD_CHECK(wait(NULL) > 0);
+		/* The owner lifts what it set itself, from outside. */
+		CHILD_CHECK(!set_pcpu(g, 10000, 80000, 100000));
+		shm->pids[0] = g;
+		set_step(shm, 2);
+		/* The administrator sets one: the owner cannot lift it. */
+		CHILD_CHECK(HG_POLL(step_is(shm, 3), HG_CHILD_MS));
+		CHILD_ERRNO(EPERM, set_pcpu(g, 10000, UNLIM, 100000));
+		CHILD_CHECK(!set_pcpu(g, 10000, 20000, 100000));
+		set_step(shm, 4);
+		CHILD_CHECK(HG_POLL(step_is(shm, 5), HG_CHILD_MS));
+		kill(m, SIGKILL);
+		kill(u, SIGKILL);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(step_is(shm, 2), HG_CHILD_MS));
+	ASSERT_EQ(0, set_pcpu(shm->pids[0], 10000, 30000, 100000));
+	set_step(shm, 3);
+	ASSERT_TRUE(HG_POLL(step_is(shm, 4), HG_CHILD_MS));
+	/* The administrator lifts it. */
+	ASSERT_EQ(0, set_pcpu(shm->pids[0], 10000, UNLIM, 100000));
+	set_step(shm, 5);
+	ASSERT_EQ(0, wait_exit(pid));
+}
+
+/*
+ * A budget's weight bound: 4 busy processes in new sessions made in a
+ * budget bounded at twice one nice-0 task, against a lone busy process:
+ * two thirds; at half a nice-0 task, one third.  In a domain that groups
+ * its process groups, a budget weighs no more than a group there: half.
+ */
+static void bound_setup(struct sched_shm *shm)
+{
+	pid_t s = fork();
+	int i;
+
+	CHILD_CHECK(s >= 0);
+	if (!s) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(!setpgid(0, 0));
+		shm->pids[7] = getpid();
+		wait_go(shm);
+		for (i = 0; i < 4; i++)
+			shm->pids[i] = contender(1, 0, NEW_SESSION, 1);
+		for (;;)
+			pause();
+	}
+	shm->pids[4] = contender(1, 0, NEW_PGRP, 1);
+	CHILD_CHECK(HG_POLL(shm->pids[7] > 0, HG_SETTLE_MS));
+}
+
+static double first_four(const double *s)
+{
+	return s[0] + s[1] + s[2] + s[3];
+}
+
+TEST_F_TIMEOUT(sched, budget_weight_bound, 120)
+{
+	struct sched_shm *shm = self->shm;
+	double s[5], twice, half, grouped;
+	pid_t dom;
+
+	dom = domain_runner(bound_setup, shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(shm));
+	ASSERT_EQ(0, runner_go(shm));
+	ASSERT_TRUE(HG_POLL(getpgid(shm->pids[7]) == shm->pids[7],
+			    HG_SETTLE_MS));
+	ASSERT_EQ(0, set_pcpu(shm->pids[7], 200, UNLIM, 100000));
+	set_go(shm);
+	ASSERT_TRUE(HG_POLL(shm->pids[3] > 0, HG_SETTLE_MS));
+	ASSERT_EQ(0, measure(shm->pids, 5, s));
+	twice = first_four(s);
+	ASSERT_EQ(0, set_sched(dom, PGRPS));
+	ASSERT_EQ(0, measure(shm->pids, 5, s));
+	grouped = first_four(s);
+	ASSERT_EQ(0, set_sched(dom, 0));
+	/* Tightened through one of the groups made from it. */
+	ASSERT_EQ(0, set_pcpu(shm->pids[0], 50, UNLIM, 100000));
+	ASSERT_EQ(0, measure(shm->pids, 5, s));
+	half = first_four(s);
+	TH_LOG("4 in a budget bounded at 200 against 1: %.3f; at 50: %.3f; at 200 grouped: %.3f",
+	       twice, half, grouped);
+	EXPECT_LT(0.57, twice);
+	EXPECT_GT(0.77, twice);
+	EXPECT_LT(0.23, half);
+	EXPECT_GT(0.43, half);
+	EXPECT_LT(0.40, grouped);
+	EXPECT_GT(0.60, grouped);
+	runner_stop(dom);
 }
 
 TEST_HARNESS_MAIN

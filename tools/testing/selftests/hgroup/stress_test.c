@@ -388,8 +388,7 @@ struct acall {
 
 static int per_domain(unsigned int attr)
 {
-	return attr == HGROUP_ATTR_TASKS || attr == HGROUP_ATTR_SCHED ||
-	       attr == HGROUP_ATTR_CPU;
+	return attr == HGROUP_ATTR_TASKS || attr == HGROUP_ATTR_SCHED;
 }
 
 static size_t attr_size(unsigned int attr, int ver0)
@@ -673,15 +672,19 @@ static void gen_acall(struct ctx *c, struct acall *a, int get)
 	ver0 = attr_size(a->attr, 1);
 
 	/*
-	 * Flags: the domain's kinds (task limit, scheduling flags, CPU
-	 * limits) take the domain scope; reading takes no other.
+	 * Flags: the domain's kinds (task limit, scheduling flags) take the
+	 * domain scope; CPU limits are a process group's without it and the
+	 * domain's with it; reading takes no other.
 	 */
 	if (per_domain(a->attr))
 		want = HGROUP_SCOPE_DOMAIN;
+	else if (a->attr == HGROUP_ATTR_CPU)
+		want = chance(c, 50) ? HGROUP_SCOPE_DOMAIN : 0;
 	else
 		want = !get && chance(c, 30) ? HGROUP_SCOPE_DOMAIN : 0;
 	r = below(c, 100);
-	if (r < 90 || (r < 95 && !get && !per_domain(a->attr))) {
+	if (r < 90 || (r < 95 && (a->attr == HGROUP_ATTR_CPU ||
+				  (!get && !per_domain(a->attr))))) {
 		a->flags = want;
 	} else if (r < 95) {
 		a->flags = want ^ HGROUP_SCOPE_DOMAIN;
