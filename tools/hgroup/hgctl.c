@@ -424,6 +424,12 @@ union attrval {
 	struct hgroup_cpu cpu;
 };
 
+/*
+ * hgctl's name for a process group's CPU budget: HGROUP_ATTR_CPU without
+ * HGROUP_SCOPE_DOMAIN (with it, the domain's CPU limits).
+ */
+#define ATTR_BUDGET	(HGROUP_ATTR_CPU + 1)
+
 static const struct {
 	const char *name;
 	size_t size;
@@ -435,7 +441,14 @@ static const struct {
 	[HGROUP_ATTR_TASKS] = { "tasks", sizeof(struct hgroup_tasks) },
 	[HGROUP_ATTR_SCHED] = { "group", sizeof(struct hgroup_sched) },
 	[HGROUP_ATTR_CPU] = { "cpu", sizeof(struct hgroup_cpu) },
+	[ATTR_BUDGET] = { "budget", sizeof(struct hgroup_cpu) },
 };
+
+/* The attribute and flags hgroup_*_attr() take for @attr (ATTR_BUDGET). */
+static unsigned int sys_attr(unsigned int attr)
+{
+	return attr == ATTR_BUDGET ? HGROUP_ATTR_CPU : attr;
+}
 
 /* Kinds that are the domain's, named with HGROUP_SCOPE_DOMAIN. */
 #define DOMAIN_ATTRS	(BIT(HGROUP_ATTR_TASKS) | BIT(HGROUP_ATTR_SCHED) | \
@@ -445,7 +458,13 @@ static const struct {
 static const unsigned int attr_order[] = {
 	HGROUP_ATTR_CPUS, HGROUP_ATTR_MEMS, HGROUP_ATTR_DEVICES,
 	HGROUP_ATTR_FREEZE, HGROUP_ATTR_TASKS, HGROUP_ATTR_SCHED,
-	HGROUP_ATTR_CPU,
+	HGROUP_ATTR_CPU, ATTR_BUDGET,
+};
+
+/* --weight-max and --cpu-max, of the domain or of a budget. */
+struct cpu_opt {
+	__u32 weight_max;	/* 0: not given */
+	__u64 quota_us, period_us;	/* period 0: --cpu-max not given */
 };
 
 struct opts {
@@ -459,8 +478,7 @@ struct opts {
 	__u32 freeze;
 	__u64 tasks_max;
 	__u32 group;
-	__u32 weight_max;	/* 0: not given */
-	__u64 quota_us, period_us;	/* period 0: --cpu-max not given */
+	struct cpu_opt cpu, budget;
 };
 
 struct reading {
@@ -496,11 +514,16 @@ static void opt_value(const struct opts *o, unsigned int attr,
 		v->sched.flags = o->group;
 		break;
 	case HGROUP_ATTR_CPU:
+	case ATTR_BUDGET: {
+		const struct cpu_opt *c = attr == ATTR_BUDGET ? &o->budget :
+							       &o->cpu;
+
 		/* What is not given (0) is kept: see set_one(). */
-		v->cpu.weight_max = o->weight_max;
-		v->cpu.quota_us = o->quota_us;
-		v->cpu.period_us = o->period_us;
+		v->cpu.weight_max = c->weight_max;
+		v->cpu.quota_us = c->quota_us;
+		v->cpu.period_us = c->period_us;
 		break;
+	}
 	}
 }
 
@@ -526,7 +549,8 @@ static int read_attr(pid_t pgid, unsigned int attr, struct reading *r)
 	} else if (DOMAIN_ATTRS & BIT(attr)) {
 		flags = HGROUP_SCOPE_DOMAIN;
 	}
-	if (sys_hgroup_get_attr(pgid, attr, &r->v, attrs[attr].size, flags))
+	if (sys_hgroup_get_attr(pgid, sys_attr(attr), &r->v, attrs[attr].size,
+				flags))
 		return errno;
 	return 0;
 }
@@ -552,10 +576,15 @@ static bool attr_matches(const struct opts *o, unsigned int attr,
 	case HGROUP_ATTR_SCHED:
 		return r->v.sched.flags == o->group;
 	case HGROUP_ATTR_CPU:
-		return (!o->weight_max ||
-			r->v.cpu.weight_max == o->weight_max) &&
-		       (!o->period_us || (r->v.cpu.quota_us == o->quota_us &&
-					  r->v.cpu.period_us == o->period_us));
+	case ATTR_BUDGET: {
+		const struct cpu_opt *c = attr == ATTR_BUDGET ? &o->budget :
+							       &o->cpu;
+
+		return (!c->weight_max ||
+			r->v.cpu.weight_max == c->weight_max) &&
+		       (!c->period_us || (r->v.cpu.quota_us == c->quota_us &&
+					  r->v.cpu.period_us == c->period_us));
+	}
 	}
 	return false;
 }
@@ -792,14 +821,14 @@ struct target {
 static int set_one(pid_t pgid, unsigned int attr, const union attrval *v,
 		   unsigned int flags)
 {
+	unsigned int a = sys_attr(attr);
 	union attrval cur;
 
 	/* The CPU limits are set whole: keep those not given. */
-	if (attr == HGROUP_ATTR_CPU &&
+	if (a == HGROUP_ATTR_CPU &&
 	    (!v->cpu.weight_max || !v->cpu.period_us)) {
 		memset(&cur, 0, sizeof(cur));
-		if (sys_hgroup_get_attr(pgid, attr, &cur, attrs[attr].size,
-					flags))
+		if (sys_hgroup_get_attr(pgid, a, &cur, attrs[attr].size, flags))
 			return errno;
 		if (v->cpu.weight_max)
 			cur.cpu.weight_max = v->cpu.weight_max;
@@ -814,7 +843,7 @@ static int set_one(pid_t pgid, unsigned int attr, const union attrval *v,
 		cur.cpu.throttled_us = 0;
 		v = &cur;
 	}
-	if (sys_hgroup_set_attr(pgid, attr, v, attrs[attr].size, flags))
+	if (sys_hgroup_set_attr(pgid, a, v, attrs[attr].size, flags))
 		return errno;
 	return 0;
 }
@@ -854,7 +883,9 @@ static int set_opts(const struct target *t, const struct opts *o,
 		if (!(have & BIT(attr)))
 			continue;
 		opt_value(o, attr, &v);
-		f = DOMAIN_ATTRS & BIT(attr) ? HGROUP_SCOPE_DOMAIN : flags;
+		/* A budget is one process group's: never the scope. */
+		f = DOMAIN_ATTRS & BIT(attr) ? HGROUP_SCOPE_DOMAIN :
+		    attr == ATTR_BUDGET ? 0 : flags;
 		err = target_set(t, attr, &v, f);
 		if (err)
 			return report(attr_hints, err, "%s %s", t->label,
@@ -967,6 +998,26 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 			       (unsigned long long)r.v.tasks.max);
 	} else if (attr == HGROUP_ATTR_SCHED) {
 		printf(" group=%s", err ? "?" : group_name(r.v.sched.flags));
+	} else if (attr == ATTR_BUDGET) {
+		if (err) {
+			printf(" budget=?");
+			return;
+		}
+		/* No budget reads as the largest bound and no quota. */
+		if (r.v.cpu.weight_max == 10000 &&
+		    r.v.cpu.quota_us == HGROUP_CPU_UNLIMITED &&
+		    r.v.cpu.period_us == 100000)
+			return;
+		printf(" budget-weight-max=%u budget-cpu-max=",
+		       r.v.cpu.weight_max);
+		if (r.v.cpu.quota_us == HGROUP_CPU_UNLIMITED)
+			printf("max");
+		else
+			printf("%llu", (unsigned long long)r.v.cpu.quota_us);
+		printf("/%llu budget-usage=%lluus throttled=%llu",
+		       (unsigned long long)r.v.cpu.period_us,
+		       (unsigned long long)r.v.cpu.usage_us,
+		       (unsigned long long)r.v.cpu.nr_throttled);
 	} else if (attr == HGROUP_ATTR_CPU) {
 		if (err) {
 			printf(" weight-max=? cpu-max=?");
@@ -1074,6 +1125,9 @@ static int cmd_set(int argc, char **argv, struct opts *o)
 		return EXIT_USAGE;
 	if (!o->have)
 		return BAD_ARGS("nothing to set", "set %ld", id);
+	if (o->scope && o->have & BIT(ATTR_BUDGET))
+		return BAD_ARGS("a budget is one process group's: no --domain",
+				"set %ld", id);
 	snprintf(label, sizeof(label), "set %ld", id);
 	t.label = label;
 	t.pgid = id;
@@ -1446,6 +1500,9 @@ static int cmd_apply(int argc, char **argv, struct opts *o)
 				"apply 0");
 	if (!o->have)
 		return BAD_ARGS("nothing to set", "apply");
+	if (o->have & BIT(ATTR_BUDGET))
+		return BAD_ARGS("a budget is one process group's: use set",
+				"apply");
 	if (scan(&s))
 		return EXIT_FAIL;
 	self = sys_get_domainid(0);
@@ -1487,15 +1544,15 @@ static int cmd_apply(int argc, char **argv, struct opts *o)
 enum {
 	OPT_CPUS = 256, OPT_MEMS, OPT_TASKS, OPT_DEVICE, OPT_POLICY,
 	OPT_FREEZE, OPT_DOMAIN, OPT_WAIT, OPT_RECURSIVE, OPT_GROUP,
-	OPT_WEIGHT, OPT_CPU_MAX,
+	OPT_WEIGHT, OPT_CPU_MAX, OPT_BUDGET_WEIGHT, OPT_BUDGET_CPU_MAX,
 };
 
 #define OPTBIT(o)	BIT((o) - OPT_CPUS)
 #define RESTRICT_OPTS	(OPTBIT(OPT_CPUS) | OPTBIT(OPT_MEMS) | \
 			 OPTBIT(OPT_TASKS) | OPTBIT(OPT_DEVICE) | \
 			 OPTBIT(OPT_GROUP) | OPTBIT(OPT_WEIGHT) | \
-			 OPTBIT(OPT_CPU_MAX) | \
-			 OPTBIT(OPT_POLICY))
+			 OPTBIT(OPT_CPU_MAX) | OPTBIT(OPT_BUDGET_WEIGHT) | \
+			 OPTBIT(OPT_BUDGET_CPU_MAX) | OPTBIT(OPT_POLICY))
 #define SET_OPTS	(RESTRICT_OPTS | OPTBIT(OPT_FREEZE) | OPTBIT(OPT_DOMAIN))
 
 static const struct option long_opts[] = {
@@ -1505,6 +1562,8 @@ static const struct option long_opts[] = {
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "weight-max", required_argument, NULL, OPT_WEIGHT },
 	{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
+	{ "budget-weight-max", required_argument, NULL, OPT_BUDGET_WEIGHT },
+	{ "budget-cpu-max", required_argument, NULL, OPT_BUDGET_CPU_MAX },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "device-policy", required_argument, NULL, OPT_POLICY },
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
@@ -1554,6 +1613,10 @@ static const char usage_text[] =
 "  --cpu-max=Q[/P]|max[/P]\n"
 "                         the domain's CPU time per period, microseconds\n"
 "                         (P default 100000)\n"
+"  --budget-weight-max=W, --budget-cpu-max=Q[/P]|max[/P]\n"
+"                         the same for the process group, a budget shared\n"
+"                         with every group made from it; not with --domain\n"
+"                         (10000 and max/100000: no budget)\n"
 "  --device=RULE          'a' or 'TYPE MAJOR:MINOR ACCESS' (TYPE a|b|c,\n"
 "                         MAJOR, MINOR a number or *, ACCESS of rwm);\n"
 "                         repeatable\n"
@@ -1564,6 +1627,7 @@ static const char usage_text[] =
 /* Apply option @opt; NULL, or what is wrong with @arg. */
 static const char *handle_opt(struct opts *o, int opt, const char *arg)
 {
+	struct cpu_opt *c;
 	char *end;
 
 	switch (opt) {
@@ -1585,31 +1649,35 @@ static const char *handle_opt(struct opts *o, int opt, const char *arg)
 			return "expected a number or max";
 		break;
 	case OPT_WEIGHT:
-		o->have |= BIT(HGROUP_ATTR_CPU);
+	case OPT_BUDGET_WEIGHT:
+		c = opt == OPT_WEIGHT ? &o->cpu : &o->budget;
+		o->have |= BIT(opt == OPT_WEIGHT ? HGROUP_ATTR_CPU : ATTR_BUDGET);
 		errno = 0;
-		o->weight_max = strtoul(arg, &end, 10);
+		c->weight_max = strtoul(arg, &end, 10);
 		if (!isdigit((unsigned char)*arg) || *end || errno ||
-		    !o->weight_max)
+		    !c->weight_max)
 			return "expected a weight, 1 to 10000";
 		break;
 	case OPT_CPU_MAX:
-		o->have |= BIT(HGROUP_ATTR_CPU);
-		o->quota_us = HGROUP_CPU_UNLIMITED;
-		o->period_us = 100000;
+	case OPT_BUDGET_CPU_MAX:
+		c = opt == OPT_CPU_MAX ? &o->cpu : &o->budget;
+		o->have |= BIT(opt == OPT_CPU_MAX ? HGROUP_ATTR_CPU : ATTR_BUDGET);
+		c->quota_us = HGROUP_CPU_UNLIMITED;
+		c->period_us = 100000;
 		errno = 0;
 		if (!strncmp(arg, "max", 3))
 			end = (char *)arg + 3;
 		else if (isdigit((unsigned char)*arg))
-			o->quota_us = strtoull(arg, &end, 10);
+			c->quota_us = strtoull(arg, &end, 10);
 		else
 			return "expected QUOTA[/PERIOD] or max[/PERIOD]";
 		if (*end == '/') {
 			arg = end + 1;
-			o->period_us = strtoull(arg, &end, 10);
+			c->period_us = strtoull(arg, &end, 10);
 			if (!isdigit((unsigned char)*arg))
 				return "expected QUOTA[/PERIOD] or max[/PERIOD]";
 		}
-		if (*end || errno || !o->period_us)
+		if (*end || errno || !c->period_us)
 			return "expected QUOTA[/PERIOD] or max[/PERIOD]";
 		break;
 	case OPT_GROUP:

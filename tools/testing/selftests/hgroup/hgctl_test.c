@@ -199,6 +199,24 @@ TEST(group_run_set_show)
 			       dom));
 	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
 	EXPECT_NE(NULL, strstr(out, "weight-max=100 cpu-max=max/100000 "));
+	EXPECT_EQ(NULL, strstr(out, "budget-"));
+	/* A process group's budget: set, shown with the group, left. */
+	ASSERT_EQ(0, run_hgctl(NULL, 0,
+			       "set %s --budget-cpu-max=20000/50000 --budget-weight-max=50",
+			       dom));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
+	EXPECT_NE(NULL, strstr(out, "budget-weight-max=50 budget-cpu-max=20000/50000 "));
+	/* The domain's limits are untouched. */
+	EXPECT_NE(NULL, strstr(out, "weight-max=100 cpu-max=max/100000 "));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out),
+			       "set %s --domain --budget-cpu-max=20000", dom));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out),
+			       "set %s --budget-weight-max=x", dom));
+	ASSERT_EQ(0, run_hgctl(NULL, 0,
+			       "set %s --budget-cpu-max=max --budget-weight-max=10000",
+			       dom));
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out), "show %s", dom));
+	EXPECT_EQ(NULL, strstr(out, "budget-"));
 	kill_reap(pid);
 }
 
