@@ -436,15 +436,33 @@ HGROUP_ATTR_CPU gives a domain a weight bound (in cpu.weight units) and
 a CFS bandwidth quota, which make it a task group of its own; nested
 domains' quotas both hold, the tighter wins.  It reads back the CPU time
 used and the throttling counts of cpu.stat.
+
+Without HGROUP_SCOPE_DOMAIN, HGROUP_ATTR_CPU names a process group's
+limits: a budget, one task group inside the domain's, shared with every
+process group made from it afterwards and carried by a domain made from
+one, so that setsid() and set_domainid() make no more of it.  Tightening
+it through any of its groups tightens it for all, by the user it was
+set for or an administrator only; a lift of a shared budget gives the
+target one of its own; leaving one is lifting; an administrator's mark
+binds every group in it.  Its task group is made before the change,
+which fails with ENOMEM rather than leave a budget without its limits.
+
+HGROUP_ATTR_REDIRECT lets an administrator over a group's PID namespace
+schedule it in another group's budget (a worker charged to its client),
+within one domain and PID namespace; the redirection outlives the
+client, and groups made from the target are redirected too.
 EOF2
 stage sched tool
 commit <<'EOF2'
-tools/hgroup: hgctl --group, --weight-max and --cpu-max
+tools/hgroup: hgctl --group, --weight-max, --cpu-max and budgets
 
 run and set take --group=none|pgrp|domain|pgrp,domain, the domain's
 scheduling flags, and --weight-max=W and --cpu-max=QUOTA[/PERIOD], its
 CPU limits (either alone keeps the other); show prints them, with the
 CPU time used and the throttled periods, on each domain's line.
+--budget-weight-max and --budget-cpu-max set a process group's budget
+(not with --domain nor apply, which set every group); show prints it
+on the group's line.
 EOF2
 stage sched tests
 commit <<'EOF2'
@@ -461,9 +479,16 @@ arguments, domain 0 for the administrator only, clearing as lifting
 (not by a member of the domain, not beyond a domain above), the
 owner needing no privilege, and every task group freed after a storm
 of forks, exits, setpgid() (also of a process one of whose threads
-execs meanwhile), setsid(), nice changes and flag flips.
+execs meanwhile), setsid(), nice changes, budget changes and flag flips.
+Budgets: 20% of a CPU held by six busy processes made in it through new
+sessions, a new group and a new domain; with the domain's limit the
+tighter wins; the weight bound, capped in a grouping domain; the
+permission matrix (owner, member, other user, administrator's mark, a
+daemon's unprivileged worker); bad arguments.  Redirection: a worker in
+its client's 20% budget, still after the client ended; EPERM, EXDEV
+(another domain, another PID namespace), EBUSY, EINVAL, ESRCH.
 
-hgctl_test: --group on run, set and show.
+hgctl_test: --group and --budget-* on run, set and show.
 
 bench_sched (not run as a test): pipe ping-pong across hgroup groups
 against autogroups and two levels of cpu cgroups, and the setsid and

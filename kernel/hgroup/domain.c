@@ -219,7 +219,7 @@ long hgroup_domain_create(void)
 	d->pid = get_pid(pid);
 	d->leader = hg;
 	d->parent = hgroup_domain_get(old->domain);
-	hgroup_sched_domain_init(d);
+	hgroup_sched_domain_init(d, old);
 	/* The caller's threads are counted in the old domain already. */
 	d->nr_tasks = leader->signal->nr_threads;
 	spin_lock(&hgroup_domain_lock);

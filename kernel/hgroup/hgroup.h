@@ -64,7 +64,7 @@ struct hgroup_domain;
  * those the kinds of process groups that an attribute names without
  * HGROUP_SCOPE_DOMAIN, where with the flag it names a domain's.
  */
-#define HGROUP_KIND_PGRP_CPU	(HGROUP_ATTR_CPU + 1)
+#define HGROUP_KIND_PGRP_CPU	(HGROUP_ATTR_REDIRECT + 1)
 #define HGROUP_NR_KINDS		(HGROUP_KIND_PGRP_CPU + 1)
 
 /**
@@ -110,6 +110,14 @@ struct hgroup_devs {
  * @sched: its task group, or NULL before it is made; referenced.
  *	Changed under hgroup_sched_mutex (sched.c), read under RCU.
  * @weight_set: the bound @sched was last given; hgroup_sched_mutex.
+ * @owner: the owner of the process group it was set on (or made for):
+ *	changing it in place while others share it needs to be this user,
+ *	or %CAP_SYS_ADMIN in @owner_ns.
+ * @owner_ns: the user namespace of that group's PID namespace; held.
+ * @admin_ns: as hgroup::admin_ns, for the budget: the outermost user
+ *	namespace whose administrator tightened it, or NULL; held.  Binds
+ *	every group in it, not only the one named in the change.  Written
+ *	with @domain's mutex and tasklist_lock held.
  * @rcu: for freeing after a grace period.
  *
  * A process group made from one in a budget is in the same budget, in
@@ -125,6 +133,9 @@ struct hgroup_cpu_budget {
 	u64 period_us;
 	struct autogroup *sched;
 	u32 weight_set;
+	kuid_t owner;
+	struct user_namespace *owner_ns;
+	struct user_namespace *admin_ns;
 	struct rcu_head rcu;
 };
 
@@ -171,6 +182,10 @@ struct hgroup_cpu_budget {
  * @cpu_budget: the CPU budget the group is in (HGROUP_ATTR_CPU without
  *	HGROUP_SCOPE_DOMAIN), or NULL; referenced.  Changed as the other
  *	restrictions are.
+ * @sched_redirect: the process group whose budget a redirection
+ *	(HGROUP_ATTR_REDIRECT) put this one in, or NULL; referenced.
+ *	Changed with the domain's mutex and tasklist_lock held, read with
+ *	either.
  * @sched_node: in a list of groups sched.c works through.
  * @sched_visit: marks the group during one walk of sched.c.
  * @push_gen: generation of the pushed restrictions (@cpus, @mems): a task
@@ -218,6 +233,7 @@ struct hgroup {
 	struct list_head sched_node;
 	u64 sched_visit;
 	struct hgroup_cpu_budget *cpu_budget;
+	struct pid *sched_redirect;
 #endif
 	atomic64_t push_gen;
 	u64 visit;
@@ -405,8 +421,10 @@ struct hgroup_restriction;
  * @tasks_max: the value of a task limit.
  * @sched_flags: the value of a domain's scheduling flags.
  * @cpu: the value of CPU limits; for a process group's, a new budget
- *	made ready (@cpu.budget) and the group given it or whose budget
- *	changed (@cpu.target, referenced), for hgroup_pcpu_commit().
+ *	made ready (@cpu.budget, with its task group), whether the target
+ *	gets it (@cpu.fresh, decided by the check of the members) and the
+ *	group given it or whose budget changed (@cpu.target, referenced),
+ *	for hgroup_pcpu_commit().
  *
  * A change is built from the caller's attribute before any lock is
  * taken; a value read from a group is borrowed unless the kind's @get
@@ -431,6 +449,7 @@ struct hgroup_change {
 			u64 period_us;
 			struct hgroup_cpu_budget *budget;
 			struct hgroup *target;
+			bool fresh;
 		} cpu;
 	};
 };
@@ -460,11 +479,19 @@ struct hgroup_change {
  * @release: @hg is being freed; optional.
  * @restricts: does @hg restrict the kind at all?  Optional: by default,
  *	does it allow less than a change all zero would?
+ * @get_mark: the administrator's mark the kind keeps for @hg beyond
+ *	hgroup::admin_ns, on an object @hg shares with other groups (a CPU
+ *	budget); optional.
+ * @set_mark: @hg's kind was marked as an administrator's of @ns: mark
+ *	what it shares too; optional.
  * @value: make @c's value the one @hg has (borrowed).
  * @allows: does @limit allow everything @c gives @hg beyond what @hg
  *	has?  With @limit == @hg: is @c no lift at all?
  * @lifts_only: does @c allow at least everything @hg allows now?
  * @fits: can @hg take @c, given its members?  Optional.
+ * @check: the kind's own last check of the change of @hg, with
+ *	tasklist_lock held: 0 or an errno; it may note in @c what @apply
+ *	is to do.  Optional.
  * @may_join: does @to's value leave the thread @t something to run on?
  *	Optional.
  * @lsm: ask the LSMs whether the caller may give the thread @t @c's
@@ -486,6 +513,10 @@ struct hgroup_change {
  *	domain's mutex held; may sleep.  Optional.
  * @to_user: after the locks are dropped, copy @c's value (held with
  *	@get) out through @kattr's user pointers; optional.
+ * @set_attr: a kind outside the generic rule, with calls of its own
+ *	(redirection): hgroup_set_attr() is this, given the call's @flags;
+ *	no other callback is used.  Optional.
+ * @get_attr: hgroup_get_attr() of such a kind.
  *
  * Everything but @parse, @get, @put, @release, @prepare and @to_user is
  * called with the group's domain mutex or tasklist_lock held, so that
@@ -513,12 +544,15 @@ struct hgroup_restriction {
 	void (*copy)(struct hgroup *hg, const struct hgroup *from);
 	void (*release)(struct hgroup *hg);
 	bool (*restricts)(const struct hgroup *hg);
+	struct user_namespace *(*get_mark)(const struct hgroup *hg);
+	void (*set_mark)(struct hgroup *hg, struct user_namespace *ns);
 	void (*value)(const struct hgroup *hg, struct hgroup_change *c);
 	bool (*allows)(const struct hgroup *limit, const struct hgroup *hg,
 		       const struct hgroup_change *c);
 	bool (*lifts_only)(const struct hgroup *hg,
 			   const struct hgroup_change *c);
 	bool (*fits)(struct hgroup *hg, const struct hgroup_change *c);
+	int (*check)(struct hgroup *hg, struct hgroup_change *c);
 	bool (*may_join)(struct task_struct *t, const struct hgroup *to);
 	int (*lsm)(struct task_struct *t, const struct hgroup_change *c);
 	bool lsm_sleeps;
@@ -527,6 +561,8 @@ struct hgroup_restriction {
 	void (*read)(struct hgroup *hg, void *kattr);
 	void (*commit)(const struct hgroup_change *c);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
+	long (*set_attr)(pid_t pgid, const void *kattr, unsigned int flags);
+	long (*get_attr)(pid_t pgid, void *kattr);
 };
 
 extern const struct hgroup_restriction hgroup_tasks_restriction;
@@ -538,6 +574,7 @@ extern const struct hgroup_restriction hgroup_freeze_restriction;
 extern const struct hgroup_restriction hgroup_sched_restriction;
 extern const struct hgroup_restriction hgroup_cpu_restriction;
 extern const struct hgroup_restriction hgroup_pcpu_restriction;
+extern const struct hgroup_restriction hgroup_redirect_restriction;
 #endif
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);
@@ -550,6 +587,17 @@ long hgroup_domain_create(void);
 long hgroup_domain_of(pid_t pid);
 
 /* restrict.c */
+
+/* The group was found in another domain than the one locked: again. */
+#define HGROUP_RETRY	1
+
+struct pid *hgroup_pgid_get(pid_t pgid);
+void hgroup_mark_admin(struct hgroup *hg, unsigned int kind,
+		       struct user_namespace *ns);
+struct user_namespace *hgroup_caller_ns(struct user_namespace *ns);
+struct hgroup *hgroup_find(struct pid *pid);
+struct hgroup_domain *hgroup_lock_domain(struct pid *pid);
+void hgroup_unlock_domain(struct hgroup_domain *d);
 const struct hgroup_restriction *
 hgroup_restriction(unsigned int attr, unsigned int flags);
 void hgroup_restrict_copy(struct hgroup *hg, const struct hgroup *from);
@@ -652,7 +700,7 @@ void hgroup_tasks_uncharge(struct hgroup_domain *d, long n);
 #ifdef CONFIG_HGROUP_SCHED
 void hgroup_sched_init_state(struct hgroup *hg, const struct hgroup *from);
 void hgroup_sched_release(struct hgroup *hg);
-void hgroup_sched_domain_init(struct hgroup_domain *d);
+void hgroup_sched_domain_init(struct hgroup_domain *d, struct hgroup *from);
 void hgroup_sched_domain_release(struct hgroup_domain *d);
 void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
 		       struct hgroup *old, struct hgroup *hg, bool made);
@@ -662,7 +710,8 @@ long hgroup_cpu_budgets(void);
 static inline void hgroup_sched_init_state(struct hgroup *hg,
 					   const struct hgroup *from) { }
 static inline void hgroup_sched_release(struct hgroup *hg) { }
-static inline void hgroup_sched_domain_init(struct hgroup_domain *d) { }
+static inline void hgroup_sched_domain_init(struct hgroup_domain *d,
+					    struct hgroup *from) { }
 static inline void hgroup_sched_domain_release(struct hgroup_domain *d) { }
 static inline void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx,
 				     struct task_struct *p, struct hgroup *old,

@@ -37,9 +37,6 @@
 /* Counter for hgroup::visit and hgroup_change::id, shared by all domains. */
 static atomic64_t hgroup_visit_seq = ATOMIC64_INIT(0);
 
-/* hgroup_change() found the group in another domain than the one locked. */
-#define HGROUP_RETRY	1
-
 /* The kinds of restriction, by HGROUP_ATTR_* number. */
 #ifndef CONFIG_HGROUP_SCHED
 /* Scheduling groups not built in: the attributes are known, and refused. */
@@ -68,6 +65,14 @@ static const struct hgroup_restriction hgroup_pcpu_restriction = {
 	.size		= sizeof(struct hgroup_cpu),
 	.disabled	= true,
 };
+
+static const struct hgroup_restriction hgroup_redirect_restriction = {
+	.attr		= HGROUP_ATTR_REDIRECT,
+	.kind		= HGROUP_ATTR_REDIRECT,
+	.size_ver0	= HGROUP_REDIRECT_SIZE_VER0,
+	.size		= sizeof(struct hgroup_redirect),
+	.disabled	= true,
+};
 #endif
 
 static const struct hgroup_restriction *const hgroup_restrictions[] = {
@@ -78,6 +83,7 @@ static const struct hgroup_restriction *const hgroup_restrictions[] = {
 	[HGROUP_ATTR_FREEZE] = &hgroup_freeze_restriction,
 	[HGROUP_ATTR_SCHED] = &hgroup_sched_restriction,
 	[HGROUP_ATTR_CPU] = &hgroup_cpu_restriction,
+	[HGROUP_ATTR_REDIRECT] = &hgroup_redirect_restriction,
 	[HGROUP_KIND_PGRP_CPU] = &hgroup_pcpu_restriction,
 };
 
@@ -95,18 +101,26 @@ hgroup_restriction(unsigned int attr, unsigned int flags)
 	if (attr == HGROUP_ATTR_CPU && !(flags & HGROUP_SCOPE_DOMAIN))
 		return hgroup_restrictions[HGROUP_KIND_PGRP_CPU];
 	/* Only attribute numbers name a kind directly. */
-	if (attr > HGROUP_ATTR_CPU)
+	if (attr > HGROUP_ATTR_REDIRECT)
 		return NULL;
 	return hgroup_restrictions[array_index_nospec(attr,
 				   ARRAY_SIZE(hgroup_restrictions))];
 }
 
-/* The next kind after number *@i, NULL after the last; *@i counts. */
+/*
+ * The next kind after number *@i, NULL after the last; *@i counts.  A
+ * kind not in this kernel's configuration has no state to walk, and one
+ * with calls of its own is outside the generic rule.
+ */
 static const struct hgroup_restriction *hgroup_next_restriction(unsigned int *i)
 {
-	while (++*i < ARRAY_SIZE(hgroup_restrictions))
-		if (hgroup_restrictions[*i])
-			return hgroup_restrictions[*i];
+	const struct hgroup_restriction *r;
+
+	while (++*i < ARRAY_SIZE(hgroup_restrictions)) {
+		r = hgroup_restrictions[*i];
+		if (r && !r->disabled && !r->set_attr)
+			return r;
+	}
 	return NULL;
 }
 
@@ -140,9 +154,25 @@ static bool hgroup_ns_covers(const struct user_namespace *a,
 	return false;
 }
 
+/*
+ * The administrator's mark that binds kind @r of @hg: its own, or one on
+ * what it shares with other groups (a CPU budget), whichever is outer
+ * (the shared one if neither covers the other).
+ */
+static struct user_namespace *hgroup_mark(const struct hgroup *hg,
+					  const struct hgroup_restriction *r)
+{
+	struct user_namespace *own = hg->admin_ns[r->kind], *shared;
+
+	shared = r->get_mark ? r->get_mark(hg) : NULL;
+	if (!shared || (own && hgroup_ns_covers(own, shared)))
+		return own;
+	return shared;
+}
+
 /* Mark kind @kind of @hg as an administrator's of @ns, or of an outer one. */
-static void hgroup_mark_admin(struct hgroup *hg, unsigned int kind,
-			      struct user_namespace *ns)
+void hgroup_mark_admin(struct hgroup *hg, unsigned int kind,
+		       struct user_namespace *ns)
 {
 	struct user_namespace *old = hg->admin_ns[kind];
 
@@ -153,7 +183,7 @@ static void hgroup_mark_admin(struct hgroup *hg, unsigned int kind,
 }
 
 /* The outermost namespace, from @ns up, where the caller is an admin. */
-static struct user_namespace *hgroup_caller_ns(struct user_namespace *ns)
+struct user_namespace *hgroup_caller_ns(struct user_namespace *ns)
 {
 	struct user_namespace *best = ns;
 
@@ -192,7 +222,7 @@ static void hgroup_binding_marks(const struct hgroup *from,
 	for_each_restriction(r) {
 		unsigned int a = r->kind;
 
-		ns[a] = r->per_domain ? NULL : from->admin_ns[a];
+		ns[a] = r->per_domain ? NULL : hgroup_mark(from, r);
 		if (r->per_domain || owner || !hgroup_kind_restricted(from, r))
 			continue;
 		own = own ?: hgroup_owner_ns(from);
@@ -303,10 +333,14 @@ static int hgroup_may_lift(struct hgroup *hg, struct hgroup_change *c,
 	const struct hgroup *a;
 	int ret = 0;
 
-	struct user_namespace *mark = hg->admin_ns[c->ops->kind];
+	struct user_namespace *mark = hgroup_mark(hg, c->ops);
+	struct user_namespace *own = hg->admin_ns[c->ops->kind];
 
 	if (mark && !(audit ? ns_capable(mark, CAP_SYS_ADMIN) :
 			      ns_capable_noaudit(mark, CAP_SYS_ADMIN)))
+		return -EPERM;
+	/* Of marks in unrelated namespaces, both bind. */
+	if (own && own != mark && !ns_capable_noaudit(own, CAP_SYS_ADMIN))
 		return -EPERM;
 	/* The groups above may be in other domains, changing meanwhile. */
 	rcu_read_lock();
@@ -423,6 +457,11 @@ static int hgroup_check_members(struct hgroup *hg, struct hgroup_change *c)
 	}
 	if (c->ops->fits && !c->ops->fits(hg, c))
 		return -EINVAL;
+	if (c->ops->check) {
+		ret = c->ops->check(hg, c);
+		if (ret)
+			return ret;
+	}
 	hg->bind_nnp = hg->check_restricts && unpriv;
 	return hg->check_lift;
 }
@@ -492,8 +531,8 @@ int hgroup_may_join(struct task_struct *p, struct hgroup *from,
 	for_each_restriction(r) {
 		struct user_namespace *m = marks[r->kind];
 
-		if (m && !(to->admin_ns[r->kind] &&
-			   hgroup_ns_covers(to->admin_ns[r->kind], m)) &&
+		if (m && !(hgroup_mark(to, r) &&
+			   hgroup_ns_covers(hgroup_mark(to, r), m)) &&
 		    !ns_capable_noaudit(m, CAP_SYS_ADMIN))
 			return -EPERM;
 	}
@@ -520,8 +559,12 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
 	 */
 	mark = hg->admin_ns[k];
 	if (c->ops->per_domain || hgroup_kind_restricted(hg, c->ops)) {
-		if (hg->check_admin)
+		/* What this change sets, on what it shares too. */
+		if (hg->check_admin) {
 			hgroup_mark_admin(hg, k, hgroup_caller_ns(ns));
+			if (c->ops->set_mark)
+				c->ops->set_mark(hg, hgroup_caller_ns(ns));
+		}
 	} else if (mark && ns_capable_noaudit(mark, CAP_SYS_ADMIN)) {
 		hg->admin_ns[k] = NULL;
 		put_user_ns(mark);
@@ -537,7 +580,7 @@ static int hgroup_apply_one(struct hgroup *hg, struct hgroup_change *c)
  *
  * Return: its pid, held, or NULL.
  */
-static struct pid *hgroup_pgid_get(pid_t pgid)
+struct pid *hgroup_pgid_get(pid_t pgid)
 {
 	struct pid *pid;
 
@@ -553,7 +596,7 @@ static struct pid *hgroup_pgid_get(pid_t pgid)
  * The state of the process group @pid names, NULL if it names none;
  * tasklist_lock held, or RCU: see hgroup_find_rcu().
  */
-static struct hgroup *hgroup_find(struct pid *pid)
+struct hgroup *hgroup_find(struct pid *pid)
 {
 	struct task_struct *t;
 	struct hgroup *hg;
@@ -659,7 +702,7 @@ static struct hgroup *hgroup_target(struct hgroup *hg, struct hgroup_change *c)
  * Lock the domain of the group @pid names.  The group may have left it
  * by the time the mutex is held: look it up again, see hgroup_change().
  */
-static struct hgroup_domain *hgroup_lock_domain(struct pid *pid)
+struct hgroup_domain *hgroup_lock_domain(struct pid *pid)
 {
 	struct hgroup_domain *d = NULL;
 	struct hgroup *hg;
@@ -681,7 +724,7 @@ static struct hgroup_domain *hgroup_lock_domain(struct pid *pid)
 	return d;
 }
 
-static void hgroup_unlock_domain(struct hgroup_domain *d)
+void hgroup_unlock_domain(struct hgroup_domain *d)
 {
 	mutex_unlock(&d->mutex);
 	hgroup_domain_put(d);
@@ -844,6 +887,8 @@ long hgroup_attr_set(pid_t pgid, unsigned int attr, const void *kattr,
 
 	if (c.ops->disabled)
 		return -EOPNOTSUPP;
+	if (c.ops->set_attr)
+		return c.ops->set_attr(pgid, kattr, flags);
 	ret = c.ops->parse(&c, kattr);
 	if (ret)
 		return ret;
@@ -900,6 +945,8 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 
 	if (r->disabled)
 		return -EOPNOTSUPP;
+	if (r->get_attr)
+		return r->get_attr(pgid, kattr);
 	pid = hgroup_pgid_get(pgid);
 	if (!pid)
 		return -ESRCH;

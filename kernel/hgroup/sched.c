@@ -40,7 +40,9 @@
 
 #include <linux/cgroup.h>
 #include <linux/math64.h>
+#include <linux/pid_namespace.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 
 #include "hgroup.h"
 
@@ -156,6 +158,8 @@ static void hgroup_budget_put(struct hgroup_cpu_budget *budget)
 		return;
 	/* Its groups and domains left it: nothing runs in its group. */
 	hgroup_sched_put(budget->sched);
+	put_user_ns(budget->owner_ns);
+	put_user_ns(budget->admin_ns);
 	kfree_rcu(budget, rcu);
 	atomic_long_dec(&hgroup_nr_budgets);
 }
@@ -225,9 +229,10 @@ static struct autogroup *hgroup_sched_budget(struct hgroup_cpu_budget *budget)
 	}
 	ag = hgroup_sched_create(parent);
 	if (IS_ERR(ag)) {
+		/* The old group keeps the limits, in its old place. */
 		pr_warn_ratelimited("hgroup: no task group for a CPU budget in domain %u\n",
 				    budget->domain->id);
-		return parent;
+		return budget->sched;
 	}
 	hgroup_sched_put(budget->sched);
 	WRITE_ONCE(budget->sched, ag);
@@ -410,6 +415,9 @@ void hgroup_sched_init_state(struct hgroup *hg, const struct hgroup *from)
 	RCU_INIT_POINTER(hg->sched, hgroup_sched_get(ag));
 	hg->sched_own = false;
 	hg->sched_visit = 0;
+	/* Made from a redirected group, in its budget: redirected too. */
+	hg->sched_redirect = hg->domain == from->domain ?
+			     get_pid(from->sched_redirect) : NULL;
 }
 
 /**
@@ -419,15 +427,20 @@ void hgroup_sched_init_state(struct hgroup *hg, const struct hgroup *from)
 void hgroup_sched_release(struct hgroup *hg)
 {
 	hgroup_sched_put(rcu_dereference_protected(hg->sched, true));
+	put_pid(hg->sched_redirect);
 }
 
 /**
  * hgroup_sched_domain_init - a new domain starts with its parent's flags
- * @d: the new domain, its parent set.
+ * @d: the new domain, its parent set, not yet linked.
+ * @from: the state of the process group it is made from, whose CPU
+ *	budget it carries; tasklist_lock held for writing.
  */
-void hgroup_sched_domain_init(struct hgroup_domain *d)
+void hgroup_sched_domain_init(struct hgroup_domain *d, struct hgroup *from)
 {
-	d->cpu_budget = NULL;
+	d->cpu_budget = from->cpu_budget;
+	if (d->cpu_budget)
+		refcount_inc(&d->cpu_budget->usage);
 	d->sched_flags = READ_ONCE(d->parent->sched_flags);
 	d->cpu_weight = HGROUP_CPU_WEIGHT_DFL;
 	d->cpu_quota_us = HGROUP_CPU_UNLIMITED;
@@ -489,8 +502,10 @@ void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx, struct task_struct *p,
  * @ctx: the context of the call that moved it, after tasklist_lock.
  *
  * A new group (or domain) gets its task group first, if it should have
- * one; a caller killed while it waits for that leaves the group in its
- * creator's task group.  Then the process's threads are moved, wherever
+ * one.  The wait for that is not killable: the process moved is not the
+ * caller, and left in its creator's task group it would be outside a
+ * domain's new group or a budget's, with their limits, for good.  Then
+ * the process's threads are moved, wherever
  * the process is now (it may have been moved again, or a thread may have
  * exec'd), into the group it should be in: under tasklist_lock, so that
  * each move sees the task group of the last change.  Only then may the
@@ -503,7 +518,8 @@ void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx)
 
 	if (!ctx->sched_task)
 		return;
-	if (ctx->sched_made && !mutex_lock_killable(&hgroup_sched_mutex)) {
+	if (ctx->sched_made) {
+		mutex_lock(&hgroup_sched_mutex);
 		if (hgroup_is_leader(hg))
 			hgroup_sched_fix_domain(hg->domain);
 		hgroup_sched_fix_group(hg);
@@ -791,11 +807,16 @@ static int hgroup_pcpu_parse(struct hgroup_change *c, const void *kattr)
 	if (!c->cpu.budget)
 		return -ENOMEM;
 	refcount_set(&c->cpu.budget->usage, 1);
+	c->cpu.budget->weight = c->cpu.weight;
+	c->cpu.budget->quota_us = c->cpu.quota_us;
+	c->cpu.budget->period_us = c->cpu.period_us;
 	return 0;
 }
 
 static void hgroup_pcpu_put(struct hgroup_change *c)
 {
+	if (c->cpu.budget)
+		hgroup_sched_put(c->cpu.budget->sched);
 	kfree(c->cpu.budget);
 	c->cpu.budget = NULL;
 	if (c->cpu.target)
@@ -815,12 +836,17 @@ static void hgroup_pcpu_value(const struct hgroup *hg, struct hgroup_change *c)
 				  HGROUP_CPU_PERIOD_DFL;
 }
 
-/* Does @c allow more than @hg's budget allows? */
+/*
+ * Does @c allow more than @hg's budget allows?  Leaving a budget does,
+ * whatever its values: its tasks no longer weigh as one.
+ */
 static bool hgroup_pcpu_above(const struct hgroup *hg,
 			      const struct hgroup_change *c)
 {
 	struct hgroup_change v;
 
+	if (READ_ONCE(hg->cpu_budget) && hgroup_pcpu_default(c))
+		return true;
 	hgroup_pcpu_value(hg, &v);
 	return hgroup_cpu_above_vals(v.cpu.weight, v.cpu.quota_us,
 				     v.cpu.period_us, c);
@@ -851,22 +877,20 @@ static bool hgroup_pcpu_restricts(const struct hgroup *hg)
 
 /*
  * A new group made from @from is in @from's budget; the leader of a new
- * domain is in none, its domain carrying the budget instead, so that
- * the domain's groups, its own limits and its sub-domains all run inside
- * it (hgroup_domain_sched()).  tasklist_lock held for writing.
+ * domain is in none, its domain carrying the budget instead (see
+ * hgroup_sched_domain_init()), so that the domain's groups, its own
+ * limits and its sub-domains all run inside it (hgroup_domain_sched()).
+ * tasklist_lock held for writing.
  */
 static void hgroup_pcpu_copy(struct hgroup *hg, const struct hgroup *from)
 {
 	struct hgroup_cpu_budget *budget = from->cpu_budget;
 
 	hg->cpu_budget = NULL;
-	if (!budget)
+	if (!budget || hg->domain != from->domain)
 		return;
 	refcount_inc(&budget->usage);
-	if (hg->domain == from->domain)
-		hg->cpu_budget = budget;
-	else
-		hg->domain->cpu_budget = budget;
+	hg->cpu_budget = budget;
 }
 
 static void hgroup_pcpu_release(struct hgroup *hg)
@@ -875,28 +899,86 @@ static void hgroup_pcpu_release(struct hgroup *hg)
 }
 
 /*
- * The default limits take @hg out of its budget.  Others tighten it in
- * place, for every group in it, as a member could starve the others of
- * it anyway; so does any change of a budget @hg alone is in.  A change
- * that lifts anything of a budget others share gives @hg one of its own,
- * in the same place: the others keep theirs.
+ * The budget's task group is made before the change, where the target's
+ * domain places it, so that a change the kernel cannot hold to fails
+ * (ENOMEM in hgroup_pcpu_check()) rather than leaving a budget without
+ * its limits.  Unused if the change turns out to be made in place.
  */
+static void hgroup_pcpu_prepare(const struct hgroup_change *c)
+{
+	struct hgroup_cpu_budget *budget = c->cpu.budget;
+	struct autogroup *ag;
+
+	if (!budget)
+		return;
+	/* Again after HGROUP_RETRY: maybe for another domain. */
+	hgroup_sched_put(budget->sched);
+	budget->sched = NULL;
+	budget->domain = c->domain;
+	mutex_lock(&hgroup_sched_mutex);
+	ag = hgroup_sched_create(hgroup_domain_sched(c->domain));
+	if (!IS_ERR(ag)) {
+		budget->sched = ag;
+		hgroup_budget_limit(budget);
+	}
+	mutex_unlock(&hgroup_sched_mutex);
+}
+
+/* May the caller change @budget in place, for all who share it? */
+static bool hgroup_budget_owned(const struct hgroup_cpu_budget *budget)
+{
+	return uid_eq(current_euid(), budget->owner) ||
+	       ns_capable(budget->owner_ns, CAP_SYS_ADMIN);
+}
+
+/*
+ * Does @hg get a budget of its own?  The default limits take it out of
+ * its budget.  Others tighten its budget in place, for every group in
+ * it, if it shares it, as all of it is one budget; so does any change of
+ * a budget it alone is in.  A change that lifts anything of a budget
+ * others share gives @hg a budget of its own, in the same place: the
+ * others keep theirs.  Only the user the budget was set for (or an
+ * administrator over it) changes it in place for others (EPERM): a
+ * group made in it by a process that changed its user (a daemon's
+ * worker that dropped privileges) is not theirs to tighten.  Without
+ * memory for the task group of a new budget, ENOMEM.
+ */
+static int hgroup_pcpu_check(struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_cpu_budget *budget = hg->cpu_budget;
+	bool shared = budget && refcount_read(&budget->usage) > 1;
+
+	c->cpu.fresh = false;
+	if (hgroup_pcpu_default(c))
+		return 0;
+	if (!budget || (shared && hgroup_pcpu_above(hg, c))) {
+		c->cpu.fresh = true;
+		return c->cpu.budget->sched ? 0 : -ENOMEM;
+	}
+	return shared && !hgroup_budget_owned(budget) ? -EPERM : 0;
+}
+
 static void hgroup_pcpu_apply(struct hgroup *hg, struct hgroup_change *c)
 {
 	struct hgroup_cpu_budget *budget = hg->cpu_budget;
 
 	/* hgroup_pcpu_commit() fixes the group's task group. */
 	c->cpu.target = hgroup_get(hg);
+	if (hgroup_pcpu_default(c) || c->cpu.fresh) {
+		/* Out of the budget a redirection gave it: not redirected. */
+		put_pid(hg->sched_redirect);
+		hg->sched_redirect = NULL;
+	}
 	if (hgroup_pcpu_default(c)) {
 		WRITE_ONCE(hg->cpu_budget, NULL);
 		hgroup_budget_put(budget);
 		return;
 	}
-	if (!budget ||
-	    (refcount_read(&budget->usage) > 1 && hgroup_pcpu_above(hg, c))) {
+	if (c->cpu.fresh) {
 		budget = c->cpu.budget;
 		c->cpu.budget = NULL;
-		budget->domain = hg->domain;
+		budget->owner = hg->owner;
+		budget->owner_ns = get_user_ns(ns_of_pid(hg->pgrp)->user_ns);
 		atomic_long_inc(&hgroup_nr_budgets);
 		hgroup_budget_put(hg->cpu_budget);
 		WRITE_ONCE(hg->cpu_budget, budget);
@@ -904,6 +986,29 @@ static void hgroup_pcpu_apply(struct hgroup *hg, struct hgroup_change *c)
 	WRITE_ONCE(budget->weight, c->cpu.weight);
 	WRITE_ONCE(budget->quota_us, c->cpu.quota_us);
 	WRITE_ONCE(budget->period_us, c->cpu.period_us);
+}
+
+/* What an administrator tightened binds every group in the budget. */
+static struct user_namespace *hgroup_pcpu_get_mark(const struct hgroup *hg)
+{
+	const struct hgroup_cpu_budget *budget = READ_ONCE(hg->cpu_budget);
+
+	return budget ? budget->admin_ns : NULL;
+}
+
+static void hgroup_pcpu_set_mark(struct hgroup *hg, struct user_namespace *ns)
+{
+	struct hgroup_cpu_budget *budget = hg->cpu_budget;
+	struct user_namespace *old;
+
+	if (!budget)
+		return;
+	old = budget->admin_ns;
+	/* Of two, the outer one's administrator binds. */
+	if (old && in_userns(old, ns))
+		return;
+	budget->admin_ns = get_user_ns(ns);
+	put_user_ns(old);
 }
 
 static void hgroup_pcpu_read(struct hgroup *hg, void *kattr)
@@ -955,10 +1060,251 @@ const struct hgroup_restriction hgroup_pcpu_restriction = {
 	.copy		= hgroup_pcpu_copy,
 	.release	= hgroup_pcpu_release,
 	.restricts	= hgroup_pcpu_restricts,
+	.get_mark	= hgroup_pcpu_get_mark,
+	.set_mark	= hgroup_pcpu_set_mark,
 	.value		= hgroup_pcpu_value,
 	.allows		= hgroup_pcpu_allows,
 	.lifts_only	= hgroup_pcpu_lifts_only,
+	.check		= hgroup_pcpu_check,
+	.prepare	= hgroup_pcpu_prepare,
 	.apply		= hgroup_pcpu_apply,
 	.read		= hgroup_pcpu_read,
 	.commit		= hgroup_pcpu_commit,
+};
+
+/*
+ * Redirection (HGROUP_ATTR_REDIRECT): a process group joins the CPU
+ * budget of another in its domain, which gets one without limits if it
+ * has none.  Outside the generic rule: only an administrator over the
+ * target's PID namespace sets or ends one, so it has calls of its own.
+ */
+
+/* A budget without limits for @hg, whose task group is made already. */
+static void hgroup_budget_init(struct hgroup_cpu_budget *budget,
+			       struct hgroup *hg)
+{
+	budget->owner = hg->owner;
+	budget->owner_ns = get_user_ns(ns_of_pid(hg->pgrp)->user_ns);
+	atomic_long_inc(&hgroup_nr_budgets);
+}
+
+/*
+ * Leaving the budget a redirection gave @w is lifting it: an
+ * administrator's mark on it, or on @w (every redirection leaves one),
+ * binds.  Without either, only the administrator over @w's namespace,
+ * checked already, may.
+ */
+static int hgroup_redirect_may_leave(struct hgroup *w)
+{
+	struct user_namespace *own = w->admin_ns[HGROUP_KIND_PGRP_CPU];
+	struct hgroup_cpu_budget *budget = w->cpu_budget;
+
+	if (own && !ns_capable(own, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (budget && budget->admin_ns &&
+	    !ns_capable(budget->admin_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	return 0;
+}
+
+/* hgroup_redirect_check(): no redirection to end. */
+#define HGROUP_REDIRECT_NONE	(HGROUP_RETRY + 1)
+
+/*
+ * Check the redirection of the group @wpid names to the one @cpid names
+ * (NULL to end it), in the locked domain @d, with tasklist_lock held.
+ * Return: 0 with *@w and *@c (or NULL) set, HGROUP_REDIRECT_NONE for
+ * nothing to do, HGROUP_RETRY, or an errno.
+ */
+static int hgroup_redirect_check(struct pid *wpid, struct pid *cpid,
+				 struct hgroup_domain *d,
+				 const struct hgroup_cpu_budget *fresh,
+				 struct hgroup **w, struct hgroup **c)
+{
+	*w = hgroup_find(wpid);
+	*c = NULL;
+	if (!*w)
+		return -ESRCH;
+	if ((*w)->domain != d)
+		return HGROUP_RETRY;
+	if (*w == &init_hgroup ||
+	    !ns_capable(ns_of_pid((*w)->pgrp)->user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!cpid)
+		return !(*w)->sched_redirect ? HGROUP_REDIRECT_NONE :
+		       hgroup_redirect_may_leave(*w);
+	*c = hgroup_find(cpid);
+	if (!*c)
+		return -ESRCH;
+	if (*c == *w)
+		return -EINVAL;
+	if ((*c)->domain != d || ns_of_pid((*c)->pgrp) != ns_of_pid((*w)->pgrp))
+		return -EXDEV;
+	/* A budget of its own is lifted first, by the rule of budgets. */
+	if ((*w)->cpu_budget && !(*w)->sched_redirect)
+		return -EBUSY;
+	if (!(*c)->cpu_budget && !fresh->sched)
+		return -ENOMEM;
+	return hgroup_redirect_may_leave(*w);
+}
+
+/* Make the checked redirection of @w to @c (NULL to end it). */
+static void hgroup_redirect_apply(struct hgroup *w, struct hgroup *c,
+				  struct pid *cpid,
+				  struct hgroup_cpu_budget **fresh)
+{
+	struct hgroup_cpu_budget *budget = NULL, *old = w->cpu_budget;
+
+	if (c) {
+		budget = c->cpu_budget;
+		if (!budget) {
+			budget = *fresh;
+			*fresh = NULL;
+			hgroup_budget_init(budget, c);
+			WRITE_ONCE(c->cpu_budget, budget);
+		}
+		refcount_inc(&budget->usage);
+	}
+	WRITE_ONCE(w->cpu_budget, budget);
+	hgroup_budget_put(old);
+	put_pid(w->sched_redirect);
+	w->sched_redirect = get_pid(cpid);
+	/*
+	 * An administrator's doing, as such: the owner of @w (or of a group
+	 * made from it) may not lift @w out of the budget.  Ended, the group
+	 * is unrestricted, and its owner's again.
+	 */
+	if (c) {
+		hgroup_mark_admin(w, HGROUP_KIND_PGRP_CPU,
+				  hgroup_caller_ns(ns_of_pid(w->pgrp)->user_ns));
+	} else {
+		put_user_ns(w->admin_ns[HGROUP_KIND_PGRP_CPU]);
+		w->admin_ns[HGROUP_KIND_PGRP_CPU] = NULL;
+	}
+}
+
+static long hgroup_redirect_set(pid_t pgid, const void *kattr,
+				unsigned int flags)
+{
+	const struct hgroup_redirect *r = kattr;
+	struct hgroup_cpu_budget *fresh = NULL;
+	struct pid *wpid, *cpid = NULL;
+	struct hgroup_domain *d;
+	struct hgroup *w, *c;
+	struct autogroup *ag;
+	long ret = 0;
+
+	if (flags || r->pgid < 0 || r->state)
+		return -EINVAL;
+	wpid = hgroup_pgid_get(pgid);
+	if (!wpid)
+		return -ESRCH;
+	if (r->pgid) {
+		cpid = hgroup_pgid_get(r->pgid);
+		ret = !cpid ? -ESRCH : cpid == wpid ? -EINVAL : 0;
+		fresh = ret ? NULL : kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+		if (!ret && !fresh)
+			ret = -ENOMEM;
+	}
+	if (fresh) {
+		refcount_set(&fresh->usage, 1);
+		fresh->weight = HGROUP_PCPU_WEIGHT_NONE;
+		fresh->quota_us = HGROUP_CPU_UNLIMITED;
+		fresh->period_us = HGROUP_CPU_PERIOD_DFL;
+	}
+	while (!ret) {
+		d = hgroup_lock_domain(wpid);
+		if (IS_ERR(d)) {
+			ret = PTR_ERR(d);
+			break;
+		}
+		/* The task group of the budget the named group may need. */
+		if (fresh && !fresh->sched) {
+			fresh->domain = d;
+			mutex_lock(&hgroup_sched_mutex);
+			ag = hgroup_sched_create(hgroup_domain_sched(d));
+			if (!IS_ERR(ag)) {
+				fresh->sched = ag;
+				hgroup_budget_limit(fresh);
+			}
+			mutex_unlock(&hgroup_sched_mutex);
+		}
+		read_lock(&tasklist_lock);
+		ret = hgroup_redirect_check(wpid, cpid, d, fresh, &w, &c);
+		if (!ret) {
+			hgroup_get(w);
+			if (c)
+				hgroup_get(c);
+			hgroup_redirect_apply(w, c, cpid, &fresh);
+		}
+		read_unlock(&tasklist_lock);
+		if (!ret) {
+			mutex_lock(&hgroup_sched_mutex);
+			if (c)
+				hgroup_sched_fix_group(c);
+			hgroup_sched_fix_group(w);
+			mutex_unlock(&hgroup_sched_mutex);
+			if (c)
+				hgroup_put(c);
+			hgroup_put(w);
+		}
+		hgroup_unlock_domain(d);
+		if (ret != HGROUP_RETRY)
+			break;
+		/* The group left the domain: the task group made goes. */
+		if (fresh) {
+			hgroup_sched_put(fresh->sched);
+			fresh->sched = NULL;
+		}
+		ret = 0;
+	}
+	if (fresh)
+		hgroup_sched_put(fresh->sched);
+	kfree(fresh);
+	put_pid(cpid);
+	put_pid(wpid);
+	return ret == HGROUP_REDIRECT_NONE ? 0 : ret;
+}
+
+static long hgroup_redirect_get(pid_t pgid, void *kattr)
+{
+	struct hgroup_redirect *r = kattr;
+	struct hgroup_domain *d;
+	struct hgroup *hg;
+	struct pid *pid;
+	long ret;
+
+	pid = hgroup_pgid_get(pgid);
+	if (!pid)
+		return -ESRCH;
+	do {
+		d = hgroup_lock_domain(pid);
+		if (IS_ERR(d)) {
+			ret = PTR_ERR(d);
+			break;
+		}
+		read_lock(&tasklist_lock);
+		hg = hgroup_find(pid);
+		ret = !hg ? -ESRCH : hg->domain != d ? HGROUP_RETRY : 0;
+		if (!ret) {
+			struct pid *to = hg->sched_redirect;
+
+			r->pgid = to ? pid_vnr(to) : 0;
+			r->state = to && !pid_has_task(to, PIDTYPE_PGID) ?
+				   HGROUP_REDIRECT_ENDED : 0;
+		}
+		read_unlock(&tasklist_lock);
+		hgroup_unlock_domain(d);
+	} while (ret == HGROUP_RETRY);
+	put_pid(pid);
+	return ret;
+}
+
+const struct hgroup_restriction hgroup_redirect_restriction = {
+	.attr		= HGROUP_ATTR_REDIRECT,
+	.kind		= HGROUP_ATTR_REDIRECT,
+	.size_ver0	= HGROUP_REDIRECT_SIZE_VER0,
+	.size		= sizeof(struct hgroup_redirect),
+	.set_attr	= hgroup_redirect_set,
+	.get_attr	= hgroup_redirect_get,
 };

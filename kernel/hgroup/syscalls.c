@@ -62,6 +62,7 @@ union hgroup_kattr {
 	struct hgroup_tasks tasks;
 	struct hgroup_sched sched;
 	struct hgroup_cpu cpu;
+	struct hgroup_redirect redirect;
 };
 
 /*

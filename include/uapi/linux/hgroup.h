@@ -120,7 +120,12 @@
  *   change lifts a kind an administrator set and the caller has no
  *   %CAP_SYS_ADMIN where it was set, or the change restricts a task the
  *   caller has no %CAP_SYS_ADMIN over and either could not signal (as
- *   kill() checks by uid) or that has not set no_new_privs;
+ *   kill() checks by uid) or that has not set no_new_privs, or the
+ *   change would tighten in place a CPU budget other groups share and
+ *   the caller is neither the user it was set for nor an administrator
+ *   over it, or lift a budget an administrator tightened (through any
+ *   of its groups), or the caller may not redirect (see &struct
+ *   hgroup_redirect);
  * - ``EACCES``: the change would lift a restriction beyond what the
  *   caller's own group or a group above the target allows;
  * - ``EACCES`` or ``EPERM`` (or another errno an LSM chooses): an LSM
@@ -133,6 +138,7 @@
  *   &hgroup_devices.nr_rules has been set to the number needed;
  * - ``EOPNOTSUPP``: the kernel cannot enforce @attr (memory nodes without
  *   %CONFIG_CPUSETS);
+ * - ``EXDEV``, ``EBUSY``: see &struct hgroup_redirect;
  * - ``EINTR``: a fatal signal arrived while waiting;
  * - ``ENOMEM``: out of memory.
  *
@@ -160,6 +166,8 @@
  *	CPU statistics; &struct hgroup_cpu.  With %HGROUP_SCOPE_DOMAIN,
  *	those of the domain; without, those of the process group, a budget
  *	it shares with every group made from it.
+ * @HGROUP_ATTR_REDIRECT: the process group in whose CPU budget the
+ *	group's tasks are scheduled; &struct hgroup_redirect.
  */
 enum hgroup_attr_id {
 	HGROUP_ATTR_TASKS = 1,
@@ -169,6 +177,7 @@ enum hgroup_attr_id {
 	HGROUP_ATTR_FREEZE = 5,
 	HGROUP_ATTR_SCHED = 6,
 	HGROUP_ATTR_CPU = 7,
+	HGROUP_ATTR_REDIRECT = 8,
 };
 
 /* Flags of hgroup_set_attr() and hgroup_get_attr(). */
@@ -374,5 +383,40 @@ struct hgroup_cpu {
 };
 
 #define HGROUP_CPU_SIZE_VER0	56
+
+/* &struct hgroup_redirect.state: the group redirected to has ended */
+#define HGROUP_REDIRECT_ENDED	(1U << 0)
+
+/**
+ * struct hgroup_redirect - schedule a process group in another's context
+ * @pgid: the process group, in the caller's PID namespace, whose CPU
+ *	budget the target's tasks are to run in, as one with its own (a
+ *	server's worker group charged to its client's group); 0 to end a
+ *	redirection.  It must be in the target's domain and PID namespace
+ *	and not be the target.  Read back: that group's number in the
+ *	caller's namespace (0 if it has none there), or 0 for none.
+ * @state: output: %HGROUP_REDIRECT_ENDED once the group redirected to
+ *	has no process left; its number may name another group by then.
+ *
+ * Setting or ending a redirection needs %CAP_SYS_ADMIN in the user
+ * namespace that owns the target's PID namespace (``EPERM``), and a
+ * target not in a CPU budget of its own (``EBUSY``: lift that first).
+ * The target leaves its budget (if a redirection gave it one) and joins
+ * the named group's, which gets a budget without limits if it has none:
+ * the two are scheduled, and limited, as one task group, the named
+ * group's limits holding for both.  Process groups made from the target
+ * afterwards are redirected too.  When the named group ends the target
+ * stays in the budget, with its limits, until the redirection is ended
+ * or changed; when the target ends, nothing changes for the named
+ * group.  Errors: ``EINVAL`` for the target itself, a negative @pgid, a
+ * non-zero @state or any flag; ``ESRCH`` for a group that does not
+ * exist; ``EXDEV`` for a group in another domain or PID namespace.
+ */
+struct hgroup_redirect {
+	__s32 pgid;
+	__u32 state;
+};
+
+#define HGROUP_REDIRECT_SIZE_VER0	8
 
 #endif /* _UAPI_LINUX_HGROUP_H */

@@ -244,16 +244,14 @@ static int runner_go(struct sched_shm *shm)
 }
 
 /*
- * Kill the runner; its contenders die with it and, orphaned, come to the
- * test (a subreaper), which reaps them: a zombie would keep its process
- * group, and so its task group.
+ * Reap the test's children, orphans that came to it (a subreaper) too:
+ * a zombie would keep its process group, and so its task group.
  */
-static void runner_stop(pid_t pid)
+static void reap_children(void)
 {
 	long end = hg_now_ms() + HG_CHILD_MS;
+	pid_t pid;
 
-	kill(pid, SIGKILL);
-	wait_exit(pid);
 	while (hg_now_ms() < end) {
 		pid = waitpid(-1, NULL, WNOHANG);
 		if (pid < 0 && errno == ECHILD)
@@ -261,6 +259,14 @@ static void runner_stop(pid_t pid)
 		if (pid <= 0)
 			hg_sleep_ms(10);
 	}
+}
+
+/* Kill the runner; its contenders die with it and come to the test. */
+static void runner_stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+	reap_children();
 }
 
 /* The count of task groups once it holds still for half a second. */
@@ -1532,6 +1538,383 @@ TEST_F_TIMEOUT(sched, budget_weight_bound, 120)
 	EXPECT_LT(0.40, grouped);
 	EXPECT_GT(0.60, grouped);
 	runner_stop(dom);
+}
+
+/*
+ * A budget shared by groups of several users is changed in place only by
+ * the user it was set for (or an administrator): a daemon's worker that
+ * dropped privileges and made a group of its own in the daemon's budget
+ * cannot throttle the daemon (EPERM).  What an administrator tightened
+ * through one group binds them all: the owner cannot lift the group it
+ * set the budget on from outside, nor make it leave.  Leaving a budget
+ * is lifting, whatever its values.
+ */
+TEST_F(sched, budget_shared_by_users)
+{
+	struct sched_shm *shm = self->shm;
+	struct hgroup_cpu c;
+	pid_t j, pid;
+
+	/* Root's daemon j, in a budget; its worker becomes uid 1001. */
+	memset(shm, 0, sizeof(*shm));
+	j = fork();
+	ASSERT_LE(0, j);
+	if (!j) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(!setpgid(0, 0));
+		wait_go(shm);
+		pid = fork();
+		CHILD_CHECK(pid >= 0);
+		if (!pid) {
+			CHILD_CHECK(!hg_become(1001));
+			CHILD_CHECK(setsid() > 0);
+			CHILD_CHECK(!get_pcpu(0, &c) && c.quota_us == 50000);
+			CHILD_ERRNO(EPERM, set_pcpu(0, 1, 1000, 1000000));
+			/* Made from root's group: root's mark binds it. */
+			CHILD_ERRNO(EPERM, set_pcpu(0, 10000, UNLIM, 100000));
+			_exit(0);
+		}
+		CHILD_CHECK(!wait_exit(pid));
+		set_step(shm, 1);
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(getpgid(j) == j, HG_SETTLE_MS));
+	ASSERT_EQ(0, set_pcpu(j, 10000, 50000, 100000));
+	set_go(shm);
+	ASSERT_TRUE(HG_POLL(step_is(shm, 1), HG_CHILD_MS));
+	ASSERT_EQ(0, get_pcpu(j, &c));
+	EXPECT_EQ(50000, c.quota_us);
+	kill(j, SIGKILL);
+	wait_exit(j);
+
+	/* User 1001's group j, budget set by its owner; an admin tightens. */
+	memset(shm, 0, sizeof(*shm));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		pid_t g2, k;
+
+		CHILD_CHECK(!hg_become(1001));
+		j = fork();
+		CHILD_CHECK(j >= 0);
+		if (!j) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			CHILD_CHECK(!setpgid(0, 0));
+			wait_go(shm);
+			/* A group made from it, in the same budget. */
+			g2 = fork();
+			CHILD_CHECK(g2 >= 0);
+			if (!g2) {
+				CHILD_CHECK(setsid() > 0);
+				/* Leaving, from inside: lifting. */
+				CHILD_ERRNO(EACCES, set_pcpu(0, 10000, UNLIM,
+							     100000));
+				shm->pids[1] = getpid();
+				for (;;)
+					pause();
+			}
+			for (;;)
+				pause();
+		}
+		CHILD_CHECK(HG_POLL(getpgid(j) == j, HG_SETTLE_MS));
+		/* A budget by its period alone: leaving it is lifting. */
+		CHILD_CHECK(!set_pcpu(j, 10000, UNLIM, 50000));
+		shm->pids[0] = j;
+		set_go(shm);
+		CHILD_CHECK(HG_POLL(step_is(shm, 1), HG_CHILD_MS));
+		/* The administrator tightened through the other group. */
+		CHILD_ERRNO(EPERM, set_pcpu(j, 10000, 40000, 50000));
+		CHILD_ERRNO(EPERM, set_pcpu(j, 10000, UNLIM, 100000));
+		CHILD_CHECK(!get_pcpu(j, &c) && c.quota_us == 10000);
+		/* Tightening it further is still the owner's. */
+		CHILD_CHECK(!set_pcpu(j, 10000, 5000, 50000));
+		/*
+		 * Nor may it move a process out to a group of its own with an
+		 * equal budget but no such mark, which it could lift.
+		 */
+		k = sleeper();
+		CHILD_CHECK(k > 0);
+		CHILD_CHECK(HG_POLL(getpgid(k) == k, HG_SETTLE_MS));
+		CHILD_CHECK(!set_pcpu(k, 10000, 5000, 50000));
+		CHILD_ERRNO(EPERM, setpgid(j, k));
+		CHILD_CHECK(getpgid(j) == j);
+		kill(k, SIGKILL);
+		set_step(shm, 2);
+		CHILD_CHECK(HG_POLL(step_is(shm, 3), HG_CHILD_MS));
+		kill(j, SIGKILL);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(shm->pids[1] > 0 &&
+			    getpgid(shm->pids[1]) == shm->pids[1],
+			    HG_SETTLE_MS));
+	ASSERT_EQ(0, get_pcpu(shm->pids[1], &c));
+	EXPECT_EQ(50000, c.period_us);
+	ASSERT_EQ(0, set_pcpu(shm->pids[1], 10000, 10000, 50000));
+	set_step(shm, 1);
+	ASSERT_TRUE(HG_POLL(step_is(shm, 2), HG_CHILD_MS));
+	ASSERT_EQ(0, get_pcpu(shm->pids[1], &c));
+	EXPECT_EQ(5000, c.quota_us);
+	/* The administrator lifts it, through either group. */
+	ASSERT_EQ(0, set_pcpu(shm->pids[0], 10000, UNLIM, 100000));
+	ASSERT_EQ(0, set_pcpu(shm->pids[1], 10000, UNLIM, 100000));
+	set_step(shm, 3);
+	ASSERT_EQ(0, wait_exit(pid));
+	kill(shm->pids[1], SIGKILL);
+	reap_children();
+}
+
+static long set_redirect(pid_t pgid, pid_t to)
+{
+	struct hgroup_redirect r = { .pgid = to };
+
+	return sys_hgroup_set_attr(pgid, HGROUP_ATTR_REDIRECT, &r, sizeof(r),
+				   0);
+}
+
+static long get_redirect(pid_t pgid, struct hgroup_redirect *r)
+{
+	memset(r, 0, sizeof(*r));
+	return sys_hgroup_get_attr(pgid, HGROUP_ATTR_REDIRECT, r, sizeof(*r),
+				   0);
+}
+
+/*
+ * Redirection: each bad argument with its errno, changing nothing; only
+ * an administrator over the target's namespace redirects (EPERM); not to
+ * a group of another domain or PID namespace (EXDEV), nor of a group in a
+ * budget of its own (EBUSY).
+ */
+static void other_ns_group(struct sched_shm *shm)
+{
+	pid_t pid;
+
+	/* A process group of this domain in another PID namespace. */
+	CHILD_CHECK(!unshare(CLONE_NEWPID));
+	pid = fork();
+	CHILD_CHECK(pid >= 0);
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_CHECK(!setpgid(0, 0));
+		for (;;)
+			pause();
+	}
+	shm->pids[1] = pid;
+}
+
+TEST_F(sched, redirect_bad_arguments)
+{
+	struct sched_shm *shm = self->shm;
+	struct hgroup_redirect r, big[2];
+	pid_t w, c, dom, pid;
+
+	w = sleeper();
+	c = sleeper();
+	ASSERT_LT(0, w);
+	ASSERT_LT(0, c);
+	ASSERT_TRUE(HG_POLL(getpgid(w) == w && getpgid(c) == c,
+			    HG_SETTLE_MS));
+	ASSERT_EQ(0, get_redirect(w, &r));
+	EXPECT_EQ(0, r.pgid);
+	EXPECT_EQ(0, r.state);
+
+	EXPECT_ERRNO(EINVAL, set_redirect(w, w));
+	EXPECT_ERRNO(EINVAL, set_redirect(w, -2));
+	r = (struct hgroup_redirect) { .pgid = c, .state = 1 };
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(w, HGROUP_ATTR_REDIRECT, &r,
+						 sizeof(r), 0));
+	r.state = 0;
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(w, HGROUP_ATTR_REDIRECT, &r,
+						 sizeof(r),
+						 HGROUP_SCOPE_DOMAIN));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(w, HGROUP_ATTR_REDIRECT, &r,
+						 sizeof(r),
+						 HGROUP_SCOPE_DOMAIN));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(w, HGROUP_ATTR_REDIRECT, &r,
+						 HGROUP_REDIRECT_SIZE_VER0 - 4,
+						 0));
+	memset(big, 0, sizeof(big));
+	big[0] = r;
+	big[1].pgid = 1;
+	EXPECT_ERRNO(E2BIG, sys_hgroup_set_attr(w, HGROUP_ATTR_REDIRECT, big,
+						sizeof(big), 0));
+	EXPECT_ERRNO(EFAULT, sys_hgroup_set_attr(w, HGROUP_ATTR_REDIRECT,
+						 (void *)8, sizeof(r), 0));
+	EXPECT_ERRNO(ESRCH, set_redirect(w, INT_MAX));
+	EXPECT_ERRNO(ESRCH, set_redirect(INT_MAX, c));
+	/* Another domain. */
+	dom = domain_runner(NULL, shm);
+	ASSERT_LT(0, dom);
+	ASSERT_EQ(0, runner_ready(shm));
+	EXPECT_ERRNO(EXDEV, set_redirect(w, dom));
+	EXPECT_ERRNO(EXDEV, set_redirect(dom, w));
+	/* Reaped at the end: the sleepers are still the test's children. */
+	kill(dom, SIGKILL);
+	wait_exit(dom);
+	/* Another PID namespace, the same domain. */
+	memset(shm, 0, sizeof(*shm));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		other_ns_group(shm);
+		for (;;)
+			pause();
+	}
+	ASSERT_TRUE(HG_POLL(shm->pids[1] > 0, HG_SETTLE_MS));
+	ASSERT_TRUE(HG_POLL(children_of(pid, shm->pids + 2, 1) == 1 &&
+			    getpgid(shm->pids[2]) == shm->pids[2],
+			    HG_SETTLE_MS));
+	EXPECT_ERRNO(EXDEV, set_redirect(w, shm->pids[2]));
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+	/* No privilege: not even one's own group. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		pid_t a, b;
+
+		CHILD_CHECK(!hg_become(1001));
+		a = sleeper();
+		b = sleeper();
+		CHILD_CHECK(HG_POLL(getpgid(a) == a && getpgid(b) == b,
+				    HG_SETTLE_MS));
+		CHILD_ERRNO(EPERM, set_redirect(a, b));
+		CHILD_ERRNO(EPERM, set_redirect(w, c));
+		kill(a, SIGKILL);
+		kill(b, SIGKILL);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+	/* A budget of its own is lifted first. */
+	ASSERT_EQ(0, set_pcpu(w, 10000, 50000, 100000));
+	EXPECT_ERRNO(EBUSY, set_redirect(w, c));
+	ASSERT_EQ(0, set_pcpu(w, 10000, UNLIM, 100000));
+	/* Nothing changed, nothing made. */
+	ASSERT_EQ(0, get_redirect(w, &r));
+	EXPECT_EQ(0, r.pgid);
+	EXPECT_EQ(self->budgets, budget_objects());
+	/* Ending a redirection that is none: nothing to do. */
+	EXPECT_EQ(0, set_redirect(w, 0));
+	kill(w, SIGKILL);
+	kill(c, SIGKILL);
+	reap_children();
+}
+
+/*
+ * A busy worker group redirected to a client group with a budget of 20%
+ * uses the client's 20%, with the client's own; a client without a
+ * budget gets one without limits.  When the client ends the worker stays
+ * in the budget, and reads the redirection as ended; ended by the
+ * administrator, the worker has the CPU again.
+ */
+TEST_F_TIMEOUT(sched, redirect_charges_client, 120)
+{
+	struct hgroup_redirect r;
+	struct hgroup_cpu cpu;
+	pid_t worker, client, other;
+	double in, after, free;
+
+	worker = contender(1, 0, NEW_PGRP, 1);
+	client = sleeper();
+	other = sleeper();
+	ASSERT_LT(0, worker);
+	ASSERT_LT(0, client);
+	ASSERT_LT(0, other);
+	ASSERT_TRUE(HG_POLL(getpgid(worker) == worker &&
+			    getpgid(client) == client &&
+			    getpgid(other) == other, HG_SETTLE_MS));
+	/* A client without a budget gets one, without limits. */
+	ASSERT_EQ(0, set_redirect(worker, other));
+	EXPECT_EQ(self->budgets + 1, budget_objects());
+	ASSERT_EQ(0, get_pcpu(other, &cpu));
+	EXPECT_EQ(10000, cpu.weight_max);
+	EXPECT_EQ(UNLIM, cpu.quota_us);
+
+	ASSERT_EQ(0, set_pcpu(client, 10000, 20000, 100000));
+	ASSERT_EQ(0, set_redirect(worker, client));
+	ASSERT_EQ(0, get_redirect(worker, &r));
+	EXPECT_EQ(client, r.pgid);
+	EXPECT_EQ(0, r.state);
+	ASSERT_EQ(0, get_pcpu(worker, &cpu));
+	EXPECT_EQ(20000, cpu.quota_us);
+	in = cpu_fraction(&worker, 1);
+	/* The client ends: the worker stays in its budget. */
+	kill(client, SIGKILL);
+	wait_exit(client);
+	ASSERT_EQ(0, get_redirect(worker, &r));
+	EXPECT_EQ(client, r.pgid);
+	EXPECT_EQ(HGROUP_REDIRECT_ENDED, r.state);
+	after = cpu_fraction(&worker, 1);
+	/* Ended by the administrator: out of the budget. */
+	ASSERT_EQ(0, set_redirect(worker, 0));
+	ASSERT_EQ(0, get_redirect(worker, &r));
+	EXPECT_EQ(0, r.pgid);
+	free = cpu_fraction(&worker, 1);
+	TH_LOG("worker in its client's 20%% budget: %.3f; client gone: %.3f; ended: %.3f",
+	       in, after, free);
+	EXPECT_LT(0.15, in);
+	EXPECT_GT(0.25, in);
+	EXPECT_LT(0.15, after);
+	EXPECT_GT(0.25, after);
+	EXPECT_LT(0.80, free);
+	kill(worker, SIGKILL);
+	kill(other, SIGKILL);
+	wait_exit(worker);
+	wait_exit(other);
+}
+
+/*
+ * A redirection is an administrator's: the target's owner cannot take
+ * its group out of the budget, by lifting it or leaving it, from inside
+ * or outside; the administrator can.
+ */
+TEST_F(sched, redirect_binds_owner)
+{
+	struct sched_shm *shm = self->shm;
+	struct hgroup_cpu cpu;
+	pid_t pid, c;
+
+	memset(shm, 0, sizeof(*shm));
+	c = sleeper();
+	ASSERT_LT(0, c);
+	ASSERT_TRUE(HG_POLL(getpgid(c) == c, HG_SETTLE_MS));
+	ASSERT_EQ(0, set_pcpu(c, 10000, 50000, 100000));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		pid_t a;
+
+		CHILD_CHECK(!hg_become(1001));
+		a = sleeper();
+		CHILD_CHECK(a > 0);
+		CHILD_CHECK(HG_POLL(getpgid(a) == a, HG_SETTLE_MS));
+		shm->pids[0] = a;
+		set_step(shm, 1);
+		CHILD_CHECK(HG_POLL(step_is(shm, 2), HG_CHILD_MS));
+		CHILD_CHECK(!get_pcpu(a, &cpu) && cpu.quota_us == 50000);
+		CHILD_ERRNO(EPERM, set_pcpu(a, 10000, 60000, 100000));
+		CHILD_ERRNO(EPERM, set_pcpu(a, 10000, UNLIM, 100000));
+		CHILD_ERRNO(EPERM, set_redirect(a, 0));
+		CHILD_CHECK(!get_pcpu(a, &cpu) && cpu.quota_us == 50000);
+		set_step(shm, 3);
+		CHILD_CHECK(HG_POLL(step_is(shm, 4), HG_CHILD_MS));
+		/* Ended: unrestricted, and the owner's again. */
+		CHILD_CHECK(!get_pcpu(a, &cpu) && cpu.quota_us == UNLIM);
+		CHILD_CHECK(!set_pcpu(a, 10000, 30000, 100000));
+		CHILD_CHECK(!set_pcpu(a, 10000, UNLIM, 100000));
+		kill(a, SIGKILL);
+		_exit(0);
+	}
+	ASSERT_TRUE(HG_POLL(step_is(shm, 1), HG_CHILD_MS));
+	ASSERT_EQ(0, set_redirect(shm->pids[0], c));
+	set_step(shm, 2);
+	ASSERT_TRUE(HG_POLL(step_is(shm, 3), HG_CHILD_MS));
+	ASSERT_EQ(0, set_redirect(shm->pids[0], 0));
+	set_step(shm, 4);
+	ASSERT_EQ(0, wait_exit(pid));
+	kill(c, SIGKILL);
+	reap_children();
 }
 
 TEST_HARNESS_MAIN

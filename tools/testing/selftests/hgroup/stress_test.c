@@ -412,6 +412,9 @@ static size_t attr_size(unsigned int attr, int ver0)
 			      sizeof(struct hgroup_sched);
 	case HGROUP_ATTR_CPU:
 		return ver0 ? HGROUP_CPU_SIZE_VER0 : sizeof(struct hgroup_cpu);
+	case HGROUP_ATTR_REDIRECT:
+		return ver0 ? HGROUP_REDIRECT_SIZE_VER0 :
+			      sizeof(struct hgroup_redirect);
 	}
 	return 0;
 }
@@ -617,6 +620,25 @@ static void gen_sched(struct ctx *c, struct acall *a)
 }
 
 /*
+ * Redirections to random groups (only the root workers may, and only in
+ * their own domain), or a bad group number or state.
+ */
+static void gen_redirect(struct ctx *c, struct acall *a)
+{
+	struct hgroup_redirect *rd = (void *)c->b->s;
+
+	rd->pgid = chance(c, 20) ? 0 : pick_pgid(c);
+	if (chance(c, 4)) {
+		rd->pgid = -1 - (int)below(c, 1000);
+		a->bad_field |= !a->get;
+	}
+	if (chance(c, 4)) {
+		rd->state = 1 + below(c, 0xffff);
+		a->bad_field |= !a->get;
+	}
+}
+
+/*
  * CPU limits: valid ones never below two CPUs' worth (the guest's) nor a
  * weight of 50, so that the workers' own domains are not slowed down;
  * invalid ones of every kind.
@@ -654,7 +676,7 @@ static void gen_cpu(struct ctx *c, struct acall *a)
 static void gen_acall(struct ctx *c, struct acall *a, int get)
 {
 	static const unsigned int bad_attrs[] = {
-		0, 8, 9, 64, 0x80000000U, ~0U
+		0, 9, 10, 64, 0x80000000U, ~0U
 	};
 	static const size_t huge[] = { 0, 1 << 20, SIZE_MAX };
 	unsigned int r, want;
@@ -666,7 +688,7 @@ static void gen_acall(struct ctx *c, struct acall *a, int get)
 		a->attr = bad_attrs[below(c, ARRAY_SIZE(bad_attrs))];
 		a->must = EINVAL;
 	} else {
-		a->attr = 1 + below(c, 7);
+		a->attr = 1 + below(c, 8);
 	}
 	a->ksize = attr_size(a->attr, 0);
 	ver0 = attr_size(a->attr, 1);
@@ -680,6 +702,8 @@ static void gen_acall(struct ctx *c, struct acall *a, int get)
 		want = HGROUP_SCOPE_DOMAIN;
 	else if (a->attr == HGROUP_ATTR_CPU)
 		want = chance(c, 50) ? HGROUP_SCOPE_DOMAIN : 0;
+	else if (a->attr == HGROUP_ATTR_REDIRECT)
+		want = 0;
 	else
 		want = !get && chance(c, 30) ? HGROUP_SCOPE_DOMAIN : 0;
 	r = below(c, 100);
@@ -744,6 +768,9 @@ static void gen_acall(struct ctx *c, struct acall *a, int get)
 	case HGROUP_ATTR_CPU:
 		gen_cpu(c, a);
 		break;
+	case HGROUP_ATTR_REDIRECT:
+		gen_redirect(c, a);
+		break;
 	}
 	if (a->tail)
 		c->b->s[a->ksize + below(c, a->size - a->ksize)] =
@@ -783,6 +810,12 @@ static void attr_allowed(const struct acall *a, int *list)
 		list[n++] = ENOSPC;
 	if (a->attr == HGROUP_ATTR_MEMS)
 		list[n++] = EOPNOTSUPP;
+	if (a->attr == HGROUP_ATTR_REDIRECT && !a->get) {
+		list[n++] = EXDEV;	/* another domain or namespace */
+		list[n++] = EBUSY;	/* in a budget of its own */
+		if (!a->pgid)
+			list[n++] = ESRCH;	/* the group redirected to */
+	}
 	list[n++] = EINTR;
 	list[n++] = ENOMEM;
 	list[n] = 0;
