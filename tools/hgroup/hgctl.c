@@ -974,6 +974,21 @@ static void note_err(int *note, int err)
 		*note = err;
 }
 
+/* CPU limits as the options name them, and the usage as @usage. */
+static void print_cpu(const char *prefix, const char *usage,
+		      const struct hgroup_cpu *cpu)
+{
+	printf(" %sweight-max=%u %scpu-max=", prefix, cpu->weight_max, prefix);
+	if (cpu->quota_us == HGROUP_CPU_UNLIMITED)
+		printf("max");
+	else
+		printf("%llu", (unsigned long long)cpu->quota_us);
+	printf("/%llu %s=%lluus throttled=%llu",
+	       (unsigned long long)cpu->period_us, usage,
+	       (unsigned long long)cpu->usage_us,
+	       (unsigned long long)cpu->nr_throttled);
+}
+
 static void show_attr(pid_t pgid, unsigned int attr, int *note)
 {
 	static struct reading r;
@@ -1008,30 +1023,13 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 		    r.v.cpu.quota_us == HGROUP_CPU_UNLIMITED &&
 		    r.v.cpu.period_us == 100000)
 			return;
-		printf(" budget-weight-max=%u budget-cpu-max=",
-		       r.v.cpu.weight_max);
-		if (r.v.cpu.quota_us == HGROUP_CPU_UNLIMITED)
-			printf("max");
-		else
-			printf("%llu", (unsigned long long)r.v.cpu.quota_us);
-		printf("/%llu budget-usage=%lluus throttled=%llu",
-		       (unsigned long long)r.v.cpu.period_us,
-		       (unsigned long long)r.v.cpu.usage_us,
-		       (unsigned long long)r.v.cpu.nr_throttled);
+		print_cpu("budget-", "budget-usage", &r.v.cpu);
 	} else if (attr == HGROUP_ATTR_CPU) {
 		if (err) {
 			printf(" weight-max=? cpu-max=?");
 			return;
 		}
-		printf(" weight-max=%u cpu-max=", r.v.cpu.weight_max);
-		if (r.v.cpu.quota_us == HGROUP_CPU_UNLIMITED)
-			printf("max");
-		else
-			printf("%llu", (unsigned long long)r.v.cpu.quota_us);
-		printf("/%llu cpu-usage=%lluus throttled=%llu",
-		       (unsigned long long)r.v.cpu.period_us,
-		       (unsigned long long)r.v.cpu.usage_us,
-		       (unsigned long long)r.v.cpu.nr_throttled);
+		print_cpu("", "cpu-usage", &r.v.cpu);
 	} else if (err) {
 		printf(" %s=?", attrs[attr].name);
 	} else if (attr == HGROUP_ATTR_DEVICES) {
