@@ -366,10 +366,13 @@ struct hgroup_sched {
  * domain's, for the group and every process group later made from it
  * (by setsid(), setpgid() or, for the domain it starts, set_domainid()),
  * so that making groups multiplies nothing.  Tightening the limit of any
- * group of a budget tightens the budget; a lift, or a change that lifts
- * one field and lowers another, gives the target group a budget of its
- * own when others share the old one; the default values leave the
- * budget.  Lowering a limit is tightening, raising it lifting.
+ * group of a budget tightens the budget, while others share it only by
+ * the user it was set for or an administrator over that group; a lift,
+ * or a change that lifts one field and lowers another, gives the target
+ * group a budget of its own when others share the old one; the default
+ * values leave the budget, which is lifting.  Lowering a limit is
+ * tightening, raising it lifting; what an administrator tightened binds
+ * every group of the budget.
  */
 struct hgroup_cpu {
 	__u32 weight_max;
