@@ -425,10 +425,11 @@ union attrval {
 };
 
 /*
- * hgctl's name for a process group's CPU budget: HGROUP_ATTR_CPU without
- * HGROUP_SCOPE_DOMAIN (with it, the domain's CPU limits).
+ * hgctl's name for a process group's CPU budget, after the kernel's
+ * numbers: HGROUP_ATTR_CPU without HGROUP_SCOPE_DOMAIN (with it, the
+ * domain's CPU limits).
  */
-#define ATTR_BUDGET	(HGROUP_ATTR_CPU + 1)
+#define ATTR_BUDGET	(HGROUP_ATTR_REDIRECT + 1)
 
 static const struct {
 	const char *name;
