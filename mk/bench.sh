@@ -28,7 +28,7 @@ cpus=${GUEST_CPUS:-2}
 if [ -n "$icount" ]; then
 	export GUEST_ICOUNT=1
 	cpus=${GUEST_CPUS:-1}
-	append+=" hgbench_progs=domain,sched norandmaps"
+	append+=" hgbench_progs=domain,sched,mem norandmaps"
 fi
 rm -rf "$res"
 mkdir -p "$res"
@@ -73,7 +73,7 @@ print(f"Median {unit} per loop; ratio = hgroup / baseline; spread = "
 print(f"{'loop':<10}{'baseline':>12}{'hgroup':>12}{'ratio':>9}{'samples':>9}"
       f"{'spread %':>14}")
 med = {}
-for loop in ('setsid', 'env', 'setpgid', 'fork'):
+for loop in ('setsid', 'env', 'setpgid', 'fork', 'memroot'):
     if loop not in t:
         continue
     b = statistics.median(t[loop]['baseline'])
@@ -91,7 +91,10 @@ pairs = (('hgpush', 'cgpush', 'CPU-set change reaching 1,000 sleeping threads: h
          ('pphg1', 'ppflat', 'pipe ping-pong: hgroup process groups / one group'),
          ('ppauto', 'ppflat', 'pipe ping-pong: autogroups / one group'),
          ('setsidgrp', 'setsidoff', 'setsid /bin/echo hi: a task group per process group / none'),
-         ('setpgidgrp', 'setpgidoff', 'fork, setpgid, exit: a task group per process group / none'))
+         ('setpgidgrp', 'setpgidoff', 'fork, setpgid, exit: a task group per process group / none'),
+         ('memdom', 'memroot', 'fault in and free 256 MiB: in a domain / domain 0'),
+         ('memcg', 'memroot', 'fault in and free 256 MiB: memory cgroup, memory.max=512M / root'),
+         ('memdom', 'memcg', 'fault in and free 256 MiB: in a domain / in a memory cgroup'))
 shown = False
 for a, b, what in pairs:
     if a not in t or b not in t:

@@ -495,6 +495,64 @@ against autogroups and two levels of cpu cgroups, and the setsid and
 setpgid loops with a task group per process group.
 EOF2
 
+# Memory charged to domains: mm's side (the memcg helpers, page_ext,
+# mm_struct) and hgroups' side together, as each calls the other.
+apply 0018-mm-charge-user-memory-to-hgroup-domains.patch
+stage mem
+commit <<'EOF2'
+hgroup, mm: charge user memory to domains
+
+With CONFIG_HGROUP_MEM, charge the user folios of every domain's
+processes (anonymous, page cache, shmem) to the domain and to every
+domain above it, and report a domain's usage and peak through
+HGROUP_ATTR_MEM with HGROUP_SCOPE_DOMAIN.  Domain 0 is not charged.
+
+Charging runs inside memcg's helpers (mem_cgroup_charge(), the swap-in
+charge, mem_cgroup_uncharge{,_folios}(), in both configurations), so
+that hgroups charges and refunds exactly the folios memcg does, with or
+without memcg; migration, page-cache replacement and THP splitting pass
+the owner on beside their memcg calls.  The owner of a charged folio is
+a 4-byte id in page_ext (0.1% of RAM; hgroup_memory=off allocates
+none), so the refund reaches the domain charged after migration,
+splitting and the domain's end: its memory object, a page_counter whose
+parent is the parent domain's, lives while a folio, an mm or a per-CPU
+stock refers to it.  The target of a charge is the domain of the mm,
+recorded in mm_struct when the mm is made, fixed for a fork or exec
+that raced the process starting a domain, and moved with the process
+when it starts one.
+
+Charges come from a per-CPU stock of 64 pages, as memcg's; the counters
+include the stocks, so reading drains them and is exact.  Refunds use
+atomics only, as they may come in interrupt context.  A static key keeps
+all of it off while no domain but domain 0 exists.  Limits are for a
+later patch; setting the attribute is refused with EOPNOTSUPP.
+EOF2
+stage mem tool
+commit <<'EOF2'
+tools/hgroup: hgctl show prints the memory of domains
+
+show prints mem= and mem-peak= on each domain's line, in the largest of
+G, M and K that divides them.
+EOF2
+stage mem tests
+commit <<'EOF2'
+selftests/hgroup: test memory charging
+
+mem_test: argument checks with their errnos; a new domain reads 0;
+50 MiB counted in a domain and by exactly as much in the domain above,
+refunded exactly by munmap() and at exit; copy on write charged to the
+writer's domain; tmpfs pages refunded to a domain after it ended (its
+object a zombie until then); migration between nodes and THP splitting
+keep the counts; 1,000 processes in 10 nested domains in nested PID
+namespaces exiting together leave the domain above exactly where it was
+and no object behind.
+
+hgctl_test: show prints the memory of a domain.
+
+bench_mem (not run as a test): faulting in and freeing 256 MiB in
+domain 0, in a domain and in a memory cgroup with memory.max.
+EOF2
+
 # Documentation.
 add Documentation/hgroup.rst
 maint "$repo/patches/MAINTAINERS.entry" Documentation/hgroup.rst

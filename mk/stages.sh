@@ -10,7 +10,9 @@
 #   sets          CPU and memory-node sets
 #   devices       device access lists
 #   freeze        freezing
-#   sched         scheduling groups (the code as it is in the repository)
+#   sched         scheduling groups
+#   mem           memory charged to domains (the code as it is in the
+#                 repository)
 #
 # The repository holds the last stage only.  patches/stages/NAME.patch
 # takes the code of stage NAME back to the stage before it, so each stage
@@ -22,7 +24,7 @@
 #                              patches/stages/ again from DIR
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
-stages="domains restrictions sets devices freeze sched"
+stages="domains restrictions sets devices freeze sched mem"
 files="Kconfig include/linux/hgroup.h include/uapi/linux/hgroup.h kernel/hgroup
 	tools/testing/selftests/hgroup tools/hgroup"
 last=${stages##* }

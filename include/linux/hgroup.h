@@ -275,4 +275,144 @@ static inline struct autogroup *hgroup_task_sched(struct task_struct *p)
 static inline void hgroup_sched_fork(struct task_struct *p) { }
 #endif /* CONFIG_HGROUP_SCHED */
 
+#ifdef CONFIG_HGROUP_MEM
+/*
+ * Memory charged to domains (kernel/hgroup/memory.c).  The helpers of
+ * <linux/memcontrol.h> call these where memcg charges and refunds user
+ * folios; all of it is behind a static key that is on while a domain
+ * other than domain 0 exists, or anything is still charged to one.
+ */
+struct folio;
+struct folio_batch;
+struct mm_struct;
+struct page;
+struct page_ext_operations;
+
+extern struct static_key_false_deferred hgroup_mem_key;
+extern struct page_ext_operations hgroup_mem_ext_ops;
+
+int __hgroup_mem_charge(struct folio *folio, struct mm_struct *mm, gfp_t gfp);
+void __hgroup_mem_uncharge(struct folio *folio);
+void __hgroup_mem_uncharge_folios(struct folio_batch *folios);
+void __hgroup_mem_migrate(struct folio *old, struct folio *new);
+void __hgroup_mem_replace(struct folio *old, struct folio *new);
+void __hgroup_mem_split(struct page *head, int old_order, int new_order);
+bool __hgroup_mem_charged(struct page *page);
+void hgroup_mem_mm_init(struct mm_struct *mm);
+void hgroup_mem_mm_drop(struct mm_struct *mm);
+void hgroup_mem_exec(struct mm_struct *mm);
+
+static inline bool hgroup_mem_on(void)
+{
+	return static_branch_unlikely(&hgroup_mem_key.key);
+}
+
+/**
+ * hgroup_mem_charge - charge a new user folio to its domain
+ * @folio: the folio.
+ * @mm: the mm it is for; NULL for the caller's.
+ * @gfp: how it was allocated.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static inline int hgroup_mem_charge(struct folio *folio, struct mm_struct *mm,
+				    gfp_t gfp)
+{
+	return hgroup_mem_on() ? __hgroup_mem_charge(folio, mm, gfp) : 0;
+}
+
+/**
+ * hgroup_mem_uncharge - refund a folio being freed, in any context
+ * @folio: the folio, charged or not.
+ */
+static inline void hgroup_mem_uncharge(struct folio *folio)
+{
+	if (hgroup_mem_on())
+		__hgroup_mem_uncharge(folio);
+}
+
+/**
+ * hgroup_mem_uncharge_folios - refund folios being freed, in any context
+ * @folios: the folios, charged or not.
+ */
+static inline void hgroup_mem_uncharge_folios(struct folio_batch *folios)
+{
+	if (hgroup_mem_on())
+		__hgroup_mem_uncharge_folios(folios);
+}
+
+/**
+ * hgroup_mem_migrate - the charge of a folio moves with its contents
+ * @old: the folio migrated.
+ * @new: its replacement.
+ */
+static inline void hgroup_mem_migrate(struct folio *old, struct folio *new)
+{
+	if (hgroup_mem_on())
+		__hgroup_mem_migrate(old, new);
+}
+
+/**
+ * hgroup_mem_replace - charge a page-cache replacement to the same owner
+ * @old: the folio replaced.
+ * @new: the new folio.
+ */
+static inline void hgroup_mem_replace(struct folio *old, struct folio *new)
+{
+	if (hgroup_mem_on())
+		__hgroup_mem_replace(old, new);
+}
+
+/**
+ * hgroup_mem_split - the parts of a split folio keep its owner
+ * @head: the first page of the folio.
+ * @old_order: its order.
+ * @new_order: the order of the parts.
+ */
+static inline void hgroup_mem_split(struct page *head, int old_order,
+				    int new_order)
+{
+	if (hgroup_mem_on())
+		__hgroup_mem_split(head, old_order, new_order);
+}
+
+/**
+ * hgroup_mem_charged - is a page being freed still charged (a bug)?
+ * @page: the page.
+ *
+ * Return: always false without %CONFIG_DEBUG_VM.
+ */
+static inline bool hgroup_mem_charged(struct page *page)
+{
+	return IS_ENABLED(CONFIG_DEBUG_VM) && hgroup_mem_on() &&
+	       __hgroup_mem_charged(page);
+}
+#else
+struct folio;
+struct folio_batch;
+struct mm_struct;
+struct page;
+
+static inline int hgroup_mem_charge(struct folio *folio, struct mm_struct *mm,
+				    gfp_t gfp)
+{
+	return 0;
+}
+
+static inline void hgroup_mem_uncharge(struct folio *folio) { }
+static inline void hgroup_mem_uncharge_folios(struct folio_batch *folios) { }
+static inline void hgroup_mem_migrate(struct folio *old, struct folio *new) { }
+static inline void hgroup_mem_replace(struct folio *old, struct folio *new) { }
+static inline void hgroup_mem_split(struct page *head, int old_order,
+				    int new_order) { }
+static inline bool hgroup_mem_charged(struct page *page)
+{
+	return false;
+}
+
+static inline void hgroup_mem_mm_init(struct mm_struct *mm) { }
+static inline void hgroup_mem_mm_drop(struct mm_struct *mm) { }
+static inline void hgroup_mem_exec(struct mm_struct *mm) { }
+#endif /* CONFIG_HGROUP_MEM */
+
 #endif /* _LINUX_HGROUP_H */

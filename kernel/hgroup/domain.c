@@ -62,6 +62,7 @@ static void hgroup_domain_free_rcu(struct rcu_head *head)
 	struct hgroup_domain *d = container_of(head, struct hgroup_domain, rcu);
 
 	hgroup_sched_domain_release(d);
+	hgroup_mem_domain_release(d);
 	put_pid(d->pid);
 	kmem_cache_free(hgroup_domain_cachep, d);
 }
@@ -165,12 +166,17 @@ long hgroup_domain_create(void)
 	struct pid *pid = task_pid(leader);
 	struct hgroup *old, *hg, *blocker = NULL;
 	struct hgroup_pgrp_ctx ctx = { };
+	struct hgroup_memory *mem;
 	struct hgroup_domain *d;
 	unsigned int seq;
 	long ret;
 
 	d = kmem_cache_zalloc(hgroup_domain_cachep, GFP_KERNEL_ACCOUNT);
 	hg = hgroup_alloc();
+	mem = hgroup_mem_alloc();
+	ret = PTR_ERR(mem);
+	if (IS_ERR(mem))
+		goto out_free;
 	ret = -ENOMEM;
 	if (!d || !hg)
 		goto out_free;
@@ -220,6 +226,8 @@ long hgroup_domain_create(void)
 	d->leader = hg;
 	d->parent = hgroup_domain_get(old->domain);
 	hgroup_sched_domain_init(d, old);
+	hgroup_mem_domain_init(d, mem);
+	mem = NULL;
 	/* The caller's threads are counted in the old domain already. */
 	d->nr_tasks = leader->signal->nr_threads;
 	spin_lock(&hgroup_domain_lock);
@@ -240,6 +248,7 @@ long hgroup_domain_create(void)
 		attach_pid(leader, PIDTYPE_DOMAIN);
 	}
 	hgroup_set_group(leader, old, hg);
+	hgroup_mem_enter(hg->domain);
 	hgroup_sched_join(&ctx, leader, old, hg, true);
 	hgroup_put(old);
 	hg = NULL;
@@ -252,6 +261,7 @@ out_free:
 	if (d)
 		kmem_cache_free(hgroup_domain_cachep, d);
 	hgroup_free_unused(hg);
+	hgroup_mem_free_unused(mem);
 	hgroup_sched_finish(&ctx);
 	if (blocker) {
 		ret = hgroup_wait_unblocked(blocker, seq);

@@ -64,7 +64,7 @@ struct hgroup_domain;
  * those the kinds of process groups that an attribute names without
  * HGROUP_SCOPE_DOMAIN, where with the flag it names a domain's.
  */
-#define HGROUP_KIND_PGRP_CPU	(HGROUP_ATTR_REDIRECT + 1)
+#define HGROUP_KIND_PGRP_CPU	(HGROUP_ATTR_MEM + 1)
 #define HGROUP_NR_KINDS		(HGROUP_KIND_PGRP_CPU + 1)
 
 /**
@@ -283,6 +283,8 @@ struct hgroup {
  * @cpu_budget: the CPU budget of the process group the domain was made
  *	from, if it had one: the domain runs inside it.  Referenced; set
  *	when the domain is made.
+ * @mem: the memory charged to the domain (memory.c); set when the domain
+ *	is made, NULL for domain 0 or with hgroup_memory=off.
  * @rcu: for freeing after a grace period.
  *
  * @nr_tasks changes only with tasklist_lock held for writing.
@@ -305,6 +307,9 @@ struct hgroup_domain {
 	u64 cpu_quota_us;
 	u64 cpu_period_us;
 	struct hgroup_cpu_budget *cpu_budget;
+#endif
+#ifdef CONFIG_HGROUP_MEM
+	struct hgroup_memory *mem;
 #endif
 	struct rcu_head rcu;
 };
@@ -507,6 +512,8 @@ struct hgroup_change {
  *	the members refuse after may have had it.  Optional.
  * @apply: give @hg the value of @c, and note in @c what @commit needs;
  *	tasklist_lock held for reading.
+ * @sync: bring what @read reports up to date, before any lock is
+ *	taken; may sleep.  Optional; 0 or an errno for hgroup_get_attr().
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @commit: the change is made: finish what @apply could not do under
  *	tasklist_lock (make task groups and move tasks into them), with the
@@ -518,7 +525,7 @@ struct hgroup_change {
  *	no other callback is used.  Optional.
  * @get_attr: hgroup_get_attr() of such a kind.
  *
- * Everything but @parse, @get, @put, @release, @prepare and @to_user is
+ * Everything but @parse, @get, @put, @release, @prepare, @sync and @to_user is
  * called with the group's domain mutex or tasklist_lock held, so that
  * the value of a group cannot change under it; @value, @allows and
  * @lifts_only may be called under RCU with that mutex, and no callback
@@ -558,6 +565,7 @@ struct hgroup_restriction {
 	bool lsm_sleeps;
 	void (*prepare)(const struct hgroup_change *c);
 	void (*apply)(struct hgroup *hg, struct hgroup_change *c);
+	int (*sync)(void);
 	void (*read)(struct hgroup *hg, void *kattr);
 	void (*commit)(const struct hgroup_change *c);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
@@ -575,6 +583,9 @@ extern const struct hgroup_restriction hgroup_sched_restriction;
 extern const struct hgroup_restriction hgroup_cpu_restriction;
 extern const struct hgroup_restriction hgroup_pcpu_restriction;
 extern const struct hgroup_restriction hgroup_redirect_restriction;
+#endif
+#ifdef CONFIG_HGROUP_MEM
+extern const struct hgroup_restriction hgroup_mem_restriction;
 #endif
 void hgroup_init_state(struct hgroup *hg, struct pid *pgrp,
 		       const struct hgroup *from, struct hgroup_domain *d);
@@ -717,6 +728,31 @@ static inline void hgroup_sched_join(struct hgroup_pgrp_ctx *ctx,
 				     struct task_struct *p, struct hgroup *old,
 				     struct hgroup *hg, bool made) { }
 static inline void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx) { }
+#endif
+
+/* memory.c */
+struct hgroup_memory;
+#ifdef CONFIG_HGROUP_MEM
+struct hgroup_memory *hgroup_mem_alloc(void);
+void hgroup_mem_free_unused(struct hgroup_memory *hm);
+void hgroup_mem_domain_init(struct hgroup_domain *d, struct hgroup_memory *hm);
+void hgroup_mem_domain_release(struct hgroup_domain *d);
+void hgroup_mem_enter(struct hgroup_domain *d);
+void hgroup_mem_fork(struct task_struct *p, struct hgroup_domain *d);
+long hgroup_mem_objects(long *zombies);
+#else
+static inline struct hgroup_memory *hgroup_mem_alloc(void)
+{
+	return NULL;
+}
+
+static inline void hgroup_mem_free_unused(struct hgroup_memory *hm) { }
+static inline void hgroup_mem_domain_init(struct hgroup_domain *d,
+					  struct hgroup_memory *hm) { }
+static inline void hgroup_mem_domain_release(struct hgroup_domain *d) { }
+static inline void hgroup_mem_enter(struct hgroup_domain *d) { }
+static inline void hgroup_mem_fork(struct task_struct *p,
+				   struct hgroup_domain *d) { }
 #endif
 
 /* stats.c */

@@ -196,6 +196,7 @@ void hgroup_fork(struct task_struct *p)
 		if (hgroup_domain_linked(hg->domain))
 			attach_pid(p, PIDTYPE_DOMAIN);
 		RCU_INIT_POINTER(p->signal->hgroup, hgroup_get(hg));
+		hgroup_mem_fork(p, hg->domain);
 	}
 	hg->nr_threads++;
 	hg->joins++;

@@ -75,6 +75,17 @@ static const struct hgroup_restriction hgroup_redirect_restriction = {
 };
 #endif
 
+#ifndef CONFIG_HGROUP_MEM
+static const struct hgroup_restriction hgroup_mem_restriction = {
+	.attr		= HGROUP_ATTR_MEM,
+	.kind		= HGROUP_ATTR_MEM,
+	.size_ver0	= HGROUP_MEM_SIZE_VER0,
+	.size		= sizeof(struct hgroup_mem),
+	.per_domain	= true,
+	.disabled	= true,
+};
+#endif
+
 static const struct hgroup_restriction *const hgroup_restrictions[] = {
 	[HGROUP_ATTR_TASKS] = &hgroup_tasks_restriction,
 	[HGROUP_ATTR_CPUS] = &hgroup_cpus_restriction,
@@ -84,6 +95,7 @@ static const struct hgroup_restriction *const hgroup_restrictions[] = {
 	[HGROUP_ATTR_SCHED] = &hgroup_sched_restriction,
 	[HGROUP_ATTR_CPU] = &hgroup_cpu_restriction,
 	[HGROUP_ATTR_REDIRECT] = &hgroup_redirect_restriction,
+	[HGROUP_ATTR_MEM] = &hgroup_mem_restriction,
 	[HGROUP_KIND_PGRP_CPU] = &hgroup_pcpu_restriction,
 };
 
@@ -101,7 +113,7 @@ hgroup_restriction(unsigned int attr, unsigned int flags)
 	if (attr == HGROUP_ATTR_CPU && !(flags & HGROUP_SCOPE_DOMAIN))
 		return hgroup_restrictions[HGROUP_KIND_PGRP_CPU];
 	/* Only attribute numbers name a kind directly. */
-	if (attr > HGROUP_ATTR_REDIRECT)
+	if (attr > HGROUP_ATTR_MEM)
 		return NULL;
 	return hgroup_restrictions[array_index_nospec(attr,
 				   ARRAY_SIZE(hgroup_restrictions))];
@@ -947,6 +959,11 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		return -EOPNOTSUPP;
 	if (r->get_attr)
 		return r->get_attr(pgid, kattr);
+	if (r->sync) {
+		ret = r->sync();
+		if (ret)
+			return ret;
+	}
 	pid = hgroup_pgid_get(pgid);
 	if (!pid)
 		return -ESRCH;

@@ -32,6 +32,14 @@ static int hgroup_objects_show(struct seq_file *m, void *v)
 	/* CPU budgets of process groups (sched.c). */
 	seq_printf(m, "cpu_budgets %ld\n", hgroup_cpu_budgets());
 #endif
+#ifdef CONFIG_HGROUP_MEM
+	{
+		long zombies, nr = hgroup_mem_objects(&zombies);
+
+		/* Memory objects, and those outliving their domain. */
+		seq_printf(m, "mem %ld\nmem_zombies %ld\n", nr, zombies);
+	}
+#endif
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hgroup_objects);

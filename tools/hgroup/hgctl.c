@@ -422,6 +422,7 @@ union attrval {
 	struct hgroup_tasks tasks;
 	struct hgroup_sched sched;
 	struct hgroup_cpu cpu;
+	struct hgroup_mem mem;
 };
 
 /*
@@ -429,7 +430,7 @@ union attrval {
  * numbers: HGROUP_ATTR_CPU without HGROUP_SCOPE_DOMAIN (with it, the
  * domain's CPU limits).
  */
-#define ATTR_BUDGET	(HGROUP_ATTR_REDIRECT + 1)
+#define ATTR_BUDGET	(HGROUP_ATTR_MEM + 1)
 
 static const struct {
 	const char *name;
@@ -442,6 +443,7 @@ static const struct {
 	[HGROUP_ATTR_TASKS] = { "tasks", sizeof(struct hgroup_tasks) },
 	[HGROUP_ATTR_SCHED] = { "group", sizeof(struct hgroup_sched) },
 	[HGROUP_ATTR_CPU] = { "cpu", sizeof(struct hgroup_cpu) },
+	[HGROUP_ATTR_MEM] = { "mem", sizeof(struct hgroup_mem) },
 	[ATTR_BUDGET] = { "budget", sizeof(struct hgroup_cpu) },
 };
 
@@ -453,7 +455,7 @@ static unsigned int sys_attr(unsigned int attr)
 
 /* Kinds that are the domain's, named with HGROUP_SCOPE_DOMAIN. */
 #define DOMAIN_ATTRS	(BIT(HGROUP_ATTR_TASKS) | BIT(HGROUP_ATTR_SCHED) | \
-			 BIT(HGROUP_ATTR_CPU))
+			 BIT(HGROUP_ATTR_CPU) | BIT(HGROUP_ATTR_MEM))
 
 /* The kinds in the order hgctl sets, checks and shows them. */
 static const unsigned int attr_order[] = {
@@ -990,6 +992,21 @@ static void print_cpu(const char *prefix, const char *usage,
 	       (unsigned long long)cpu->nr_throttled);
 }
 
+/* A size in bytes, in the largest of G, M and K that divides it. */
+static void print_size(const char *name, unsigned long long n)
+{
+	static const char units[] = "GMK";
+	int i;
+
+	for (i = 0; n && i < 3; i++)
+		if (!(n & ((1ULL << (10 * (3 - i))) - 1))) {
+			printf(" %s=%llu%c", name, n >> (10 * (3 - i)),
+			       units[i]);
+			return;
+		}
+	printf(" %s=%llu", name, n);
+}
+
 static void show_attr(pid_t pgid, unsigned int attr, int *note)
 {
 	static struct reading r;
@@ -1014,6 +1031,13 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 			       (unsigned long long)r.v.tasks.max);
 	} else if (attr == HGROUP_ATTR_SCHED) {
 		printf(" group=%s", err ? "?" : group_name(r.v.sched.flags));
+	} else if (attr == HGROUP_ATTR_MEM) {
+		if (err) {
+			printf(" mem=? mem-peak=?");
+			return;
+		}
+		print_size("mem", r.v.mem.usage);
+		print_size("mem-peak", r.v.mem.peak);
 	} else if (attr == ATTR_BUDGET) {
 		if (err) {
 			printf(" budget=?");
@@ -1056,6 +1080,7 @@ static void show_domain(const struct scan *s, const struct domain *d,
 	show_attr(d->handle, HGROUP_ATTR_TASKS, note);
 	show_attr(d->handle, HGROUP_ATTR_SCHED, note);
 	show_attr(d->handle, HGROUP_ATTR_CPU, note);
+	show_attr(d->handle, HGROUP_ATTR_MEM, note);
 	putchar('\n');
 	for (i = d->first; i < d->first + d->nr; i++) {
 		const struct group *g = &s->groups[i];

@@ -168,6 +168,8 @@
  *	it shares with every group made from it.
  * @HGROUP_ATTR_REDIRECT: the process group in whose CPU budget the
  *	group's tasks are scheduled; &struct hgroup_redirect.
+ * @HGROUP_ATTR_MEM: the memory charged to the domain; &struct hgroup_mem.
+ *	Named with %HGROUP_SCOPE_DOMAIN.
  */
 enum hgroup_attr_id {
 	HGROUP_ATTR_TASKS = 1,
@@ -178,6 +180,7 @@ enum hgroup_attr_id {
 	HGROUP_ATTR_SCHED = 6,
 	HGROUP_ATTR_CPU = 7,
 	HGROUP_ATTR_REDIRECT = 8,
+	HGROUP_ATTR_MEM = 9,
 };
 
 /* Flags of hgroup_set_attr() and hgroup_get_attr(). */
@@ -421,5 +424,35 @@ struct hgroup_redirect {
 };
 
 #define HGROUP_REDIRECT_SIZE_VER0	8
+
+/* &struct hgroup_mem.max: no limit */
+#define HGROUP_MEM_UNLIMITED	(~0ULL)
+
+/**
+ * struct hgroup_mem - the memory charged to a domain
+ * @max: the hard limit, in bytes; %HGROUP_MEM_UNLIMITED, the default, is
+ *	none.  Setting limits is not implemented yet: hgroup_set_attr()
+ *	refuses it with ``EOPNOTSUPP``.
+ * @soft: the soft limit, in bytes; 0, the default, is none.
+ * @usage: output: the bytes of user memory (anonymous, page cache,
+ *	shmem and tmpfs) charged to the domain and its sub-domains, exact
+ *	at the moment of reading.
+ * @peak: output: the highest @usage since the domain was made.
+ *
+ * Memory is charged, in pages, to the domain of the process it is
+ * faulted in for (the owner of the mm; for page cache, the process that
+ * reads or writes it), and to every domain above; it is refunded to the
+ * domain charged when it is freed, also after that domain has ended.
+ * Domain 0 is not charged: it reads 0.  Kernel memory (page tables, slab,
+ * pipe and socket buffers), hugetlbfs pages and swap are not charged.
+ */
+struct hgroup_mem {
+	__u64 max;
+	__u64 soft;
+	__u64 usage;
+	__u64 peak;
+};
+
+#define HGROUP_MEM_SIZE_VER0	32
 
 #endif /* _UAPI_LINUX_HGROUP_H */

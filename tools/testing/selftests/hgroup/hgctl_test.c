@@ -167,6 +167,10 @@ TEST(group_run_set_show)
 			       "run --weight-max=50 --cpu-max=20000/50000 -- /bin/sh -c 'PATH=%s:$PATH; hgctl show $$'",
 			       "/hg/bin"));
 	EXPECT_NE(NULL, strstr(out, "weight-max=50 cpu-max=20000/50000 "));
+	/* The domain's memory: some, in kibibytes at least. */
+	EXPECT_NE(NULL, strstr(out, " mem-peak="));
+	EXPECT_EQ(NULL, strstr(out, " mem=?"));
+	EXPECT_EQ(NULL, strstr(out, " mem=0 "));
 	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --cpu-max=lots -- true"));
 	EXPECT_NE(NULL, strstr(out, "EINVAL"));
 	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --weight-max=0 -- true"));

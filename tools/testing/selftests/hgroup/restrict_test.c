@@ -296,7 +296,7 @@ static void expect_unrestricted(struct __test_metadata *_metadata, pid_t g)
 
 TEST_F(hg, bad_attr_ids)
 {
-	static const unsigned int ids[] = { 0, 9, 10, 64, 0x80000000u, ~0u };
+	static const unsigned int ids[] = { 0, 10, 11, 64, 0x80000000u, ~0u };
 	char buf[64];
 	pid_t g = start_group(1);
 	unsigned int i;

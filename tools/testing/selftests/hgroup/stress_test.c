@@ -676,7 +676,7 @@ static void gen_cpu(struct ctx *c, struct acall *a)
 static void gen_acall(struct ctx *c, struct acall *a, int get)
 {
 	static const unsigned int bad_attrs[] = {
-		0, 9, 10, 64, 0x80000000U, ~0U
+		0, 10, 11, 64, 0x80000000U, ~0U
 	};
 	static const size_t huge[] = { 0, 1 << 20, SIZE_MAX };
 	unsigned int r, want;

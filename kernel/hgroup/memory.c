@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups: memory charged to domains.
+ *
+ * Every domain but domain 0 has a struct hgroup_memory: a page counter
+ * whose parent is its parent domain's, so that a charge counts in the
+ * domain and every domain above it.  User folios (anonymous, page cache,
+ * shmem) are charged where memcg charges them and refunded where memcg
+ * refunds them: the helpers in <linux/memcontrol.h> call in here first,
+ * in both of their configurations, so that hgroups covers exactly the
+ * folios memcg covers, with or without memcg.  The domain charged for a
+ * folio is recorded as a 32-bit id in the page_ext of its first page, so
+ * that the refund reaches it after migration, splitting and swapping too,
+ * and after the domain has ended: the object lives on, a zombie, while a
+ * folio, an mm or a per-CPU stock refers to it.
+ *
+ * Who is charged.  Every mm has a target, mm_struct::hgroup_mem: the
+ * domain of the process that made it (fork, exec), moved along when the
+ * process starts a domain (set_domainid()); a folio faulted into an mm is
+ * charged to its target, page cache read or written through a system
+ * call to the caller's mm's.  A process cannot leave its domain, so an
+ * mm's target only ever moves down the tree, and what was charged to it
+ * stays below every domain that held it.
+ *
+ * Cost.  Everything is behind a static key that is on while any object
+ * exists.  A charge takes pages from a per-CPU stock of the domain it
+ * charged last (as memcg's), refilled in batches of %HGROUP_MEM_BATCH
+ * pages from the counters; the counters include the stocks, so usage never
+ * exceeds a limit, and reading a domain's usage drains every stock first
+ * so that it is exact.  A refund may come in interrupt context (the last
+ * folio_put() from I/O completion): it touches atomics only.
+ *
+ * Object lifetime: the domain holds the initial reference of the
+ * percpu_ref; every charged folio, every mm whose target it is, every
+ * stock caching it and every child's object hold one more.  When the
+ * domain is freed the stocks caching it are drained and the reference
+ * killed; the last reference frees the object and its id.
+ */
+
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/local_lock.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/page_counter.h>
+#include <linux/page_ext.h>
+#include <linux/percpu-refcount.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include "hgroup.h"
+
+/* Pages a stock takes from the counters at once. */
+#define HGROUP_MEM_BATCH	64U
+
+/**
+ * struct hgroup_memory - the memory charged to one domain
+ * @counter: pages charged to the domain and its sub-domains, and held in
+ *	stocks for them; its parent is @parent's.
+ * @ref: pins the object: see the top of this file.
+ * @id: the name of the object in page_ext, 1 to %HGROUP_DOMAIN_ID_MAX.
+ * @parent: the object of the parent domain, referenced; NULL below
+ *	domain 0.
+ * @offline_work: drains the stocks caching the object when its domain
+ *	ends, then kills @ref.
+ * @free_work: frees the object once @ref reaches zero.
+ */
+struct hgroup_memory {
+	struct page_counter counter;
+	struct percpu_ref ref;
+	u32 id;
+	struct hgroup_memory *parent;
+	struct work_struct offline_work;
+	struct work_struct free_work;
+};
+
+DEFINE_STATIC_KEY_DEFERRED_FALSE(hgroup_mem_key, HZ);
+
+/* Objects by id; looked up under RCU by refunds. */
+static DEFINE_XARRAY_FLAGS(hgroup_mem_ids, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+
+/* Live objects, and those whose domain has ended. */
+static atomic_long_t hgroup_nr_mem = ATOMIC_LONG_INIT(0);
+static atomic_long_t hgroup_nr_mem_zombies = ATOMIC_LONG_INIT(0);
+
+/* Boot parameter hgroup_memory=off: no page_ext, no charging. */
+static bool hgroup_mem_off __initdata;
+static bool hgroup_mem_enabled __ro_after_init;
+
+static int __init hgroup_mem_setup(char *s)
+{
+	bool on;
+
+	if (kstrtobool(s, &on))
+		return 0;
+	hgroup_mem_off = !on;
+	return 1;
+}
+__setup("hgroup_memory=", hgroup_mem_setup);
+
+static bool __init hgroup_mem_need(void)
+{
+	return !hgroup_mem_off;
+}
+
+static void __init hgroup_mem_ext_init(void)
+{
+	hgroup_mem_enabled = true;
+}
+
+struct page_ext_operations hgroup_mem_ext_ops = {
+	.size = sizeof(u32),
+	.need = hgroup_mem_need,
+	.init = hgroup_mem_ext_init,
+	.need_shared_flags = false,
+};
+
+/**
+ * struct hgroup_mem_stock - pages charged ahead on one CPU
+ * @lock: protects the rest; charges run in task context only.
+ * @cached: the object the pages are charged to, referenced; or NULL.
+ * @nr_pages: pages charged to @cached and not yet handed out.
+ * @work: drains the stock on its CPU, for hgroup_mem_drain().
+ */
+struct hgroup_mem_stock {
+	local_lock_t lock;
+	struct hgroup_memory *cached;
+	unsigned int nr_pages;
+	struct work_struct work;
+};
+
+static DEFINE_PER_CPU(struct hgroup_mem_stock, hgroup_mem_stock) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+/* Serialises drains of every CPU's stock. */
+static DEFINE_MUTEX(hgroup_mem_drain_mutex);
+
+/* The owner id of the folio whose first page is @page: NULL if none. */
+static u32 *hgroup_mem_ext(struct page_ext *ext)
+{
+	return page_ext_data(ext, &hgroup_mem_ext_ops);
+}
+
+/* Give @page's folio the owner @id; 0 clears it. */
+static void hgroup_mem_set_id(struct page *page, u32 id)
+{
+	struct page_ext *ext = page_ext_get(page);
+
+	if (ext) {
+		WRITE_ONCE(*hgroup_mem_ext(ext), id);
+		page_ext_put(ext);
+	}
+}
+
+/* The owner id of @page's folio, cleared if @take; 0 for none. */
+static u32 hgroup_mem_get_id(struct page *page, bool take)
+{
+	struct page_ext *ext = page_ext_get(page);
+	u32 id = 0;
+
+	if (ext) {
+		id = READ_ONCE(*hgroup_mem_ext(ext));
+		if (id && take)
+			WRITE_ONCE(*hgroup_mem_ext(ext), 0);
+		page_ext_put(ext);
+	}
+	return id;
+}
+
+/*
+ * The object of @id: the caller holds a reference by a folio still
+ * charged to it, so it exists.
+ */
+static struct hgroup_memory *hgroup_mem_from_id(u32 id)
+{
+	struct hgroup_memory *hm;
+
+	rcu_read_lock();
+	hm = xa_load(&hgroup_mem_ids, id);
+	rcu_read_unlock();
+	WARN_ON_ONCE(!hm);
+	return hm;
+}
+
+static struct hgroup_memory *hgroup_mem_get(struct hgroup_memory *hm)
+{
+	if (hm)
+		percpu_ref_get(&hm->ref);
+	return hm;
+}
+
+static void hgroup_mem_put(struct hgroup_memory *hm)
+{
+	if (hm)
+		percpu_ref_put(&hm->ref);
+}
+
+/* Give the stock's pages back; stock lock held. */
+static void hgroup_mem_drain_stock(struct hgroup_mem_stock *stock)
+{
+	struct hgroup_memory *old = stock->cached;
+
+	if (!old)
+		return;
+	if (stock->nr_pages)
+		page_counter_uncharge(&old->counter, stock->nr_pages);
+	stock->nr_pages = 0;
+	stock->cached = NULL;
+	hgroup_mem_put(old);
+}
+
+static void hgroup_mem_drain_work(struct work_struct *work)
+{
+	struct hgroup_mem_stock *stock;
+
+	local_lock(&hgroup_mem_stock.lock);
+	stock = this_cpu_ptr(&hgroup_mem_stock);
+	hgroup_mem_drain_stock(stock);
+	local_unlock(&hgroup_mem_stock.lock);
+}
+
+/*
+ * Drain the stocks of every CPU that caches @hm, or caches any object if
+ * @hm is NULL, and wait for them.  May sleep.
+ */
+static void hgroup_mem_drain(struct hgroup_memory *hm)
+{
+	struct hgroup_memory *cached;
+	cpumask_var_t cpus;
+	int cpu;
+
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return;
+	mutex_lock(&hgroup_mem_drain_mutex);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct hgroup_mem_stock *stock = per_cpu_ptr(&hgroup_mem_stock,
+							     cpu);
+
+		cached = READ_ONCE(stock->cached);
+		if (cached && (!hm || cached == hm)) {
+			schedule_work_on(cpu, &stock->work);
+			__cpumask_set_cpu(cpu, cpus);
+		}
+	}
+	for_each_cpu(cpu, cpus)
+		flush_work(&per_cpu_ptr(&hgroup_mem_stock, cpu)->work);
+	cpus_read_unlock();
+	mutex_unlock(&hgroup_mem_drain_mutex);
+	free_cpumask_var(cpus);
+}
+
+/* A CPU going offline gives its stock back, on that CPU. */
+static int hgroup_mem_cpu_offline(unsigned int cpu)
+{
+	hgroup_mem_drain_work(NULL);
+	return 0;
+}
+
+/* Take @nr pages from this CPU's stock if it holds them for @hm. */
+static bool hgroup_mem_consume_stock(struct hgroup_memory *hm,
+				     unsigned int nr)
+{
+	struct hgroup_mem_stock *stock;
+	bool ret = false;
+
+	if (nr > HGROUP_MEM_BATCH)
+		return false;
+	local_lock(&hgroup_mem_stock.lock);
+	stock = this_cpu_ptr(&hgroup_mem_stock);
+	if (stock->cached == hm && stock->nr_pages >= nr) {
+		stock->nr_pages -= nr;
+		ret = true;
+	}
+	local_unlock(&hgroup_mem_stock.lock);
+	return ret;
+}
+
+/* Put @nr pages charged to @hm into this CPU's stock. */
+static void hgroup_mem_refill_stock(struct hgroup_memory *hm,
+				    unsigned int nr)
+{
+	struct hgroup_mem_stock *stock;
+
+	local_lock(&hgroup_mem_stock.lock);
+	stock = this_cpu_ptr(&hgroup_mem_stock);
+	if (stock->cached != hm) {
+		hgroup_mem_drain_stock(stock);
+		stock->cached = hgroup_mem_get(hm);
+	}
+	stock->nr_pages += nr;
+	if (stock->nr_pages > HGROUP_MEM_BATCH) {
+		page_counter_uncharge(&hm->counter,
+				      stock->nr_pages - HGROUP_MEM_BATCH);
+		stock->nr_pages = HGROUP_MEM_BATCH;
+	}
+	local_unlock(&hgroup_mem_stock.lock);
+}
+
+/*
+ * Charge @nr pages to @hm and every object above it.  No limit can be set
+ * yet, so only a counter at PAGE_COUNTER_MAX refuses.
+ */
+static int hgroup_mem_try_charge(struct hgroup_memory *hm, unsigned int nr,
+				 gfp_t gfp)
+{
+	unsigned int batch = max(HGROUP_MEM_BATCH, nr);
+	struct page_counter *fail;
+
+	if (hgroup_mem_consume_stock(hm, nr))
+		return 0;
+	if (page_counter_try_charge(&hm->counter, batch, &fail)) {
+		if (batch > nr)
+			hgroup_mem_refill_stock(hm, batch - nr);
+		return 0;
+	}
+	if (batch > nr && page_counter_try_charge(&hm->counter, nr, &fail))
+		return 0;
+	if (gfp & __GFP_NOFAIL) {
+		page_counter_charge(&hm->counter, nr);
+		return 0;
+	}
+	return -ENOMEM;
+}
+
+/* Refund @nr pages of @nr_folios folios charged to @id. */
+static void hgroup_mem_refund(u32 id, unsigned long nr,
+			      unsigned long nr_folios)
+{
+	struct hgroup_memory *hm = hgroup_mem_from_id(id);
+
+	if (!hm)
+		return;
+	page_counter_uncharge(&hm->counter, nr);
+	percpu_ref_put_many(&hm->ref, nr_folios);
+}
+
+/**
+ * __hgroup_mem_charge - charge a new folio to a domain
+ * @folio: the folio, not yet charged nor mapped.
+ * @mm: the mm it is for, or NULL for the caller's.
+ * @gfp: how it was allocated.
+ *
+ * Called from mem_cgroup_charge() and the swap-in charge.
+ *
+ * Return: 0, also when nobody is to be charged; -ENOMEM.
+ */
+int __hgroup_mem_charge(struct folio *folio, struct mm_struct *mm, gfp_t gfp)
+{
+	unsigned int nr = folio_nr_pages(folio);
+	struct hgroup_memory *hm;
+	struct page_ext *ext;
+	int ret;
+
+	if (!mm)
+		mm = current->mm;
+	/*
+	 * The target changes only to a descendant, which holds a reference
+	 * to it; an mm's last reference goes after its last charge.
+	 */
+	hm = mm ? READ_ONCE(mm->hgroup_mem) : NULL;
+	if (!hm)
+		return 0;
+	ret = hgroup_mem_try_charge(hm, nr, gfp);
+	if (ret)
+		return ret;
+	ext = page_ext_get(&folio->page);
+	if (!ext) {
+		/* Memory with no page_ext (hot-added, being set up). */
+		page_counter_uncharge(&hm->counter, nr);
+		return 0;
+	}
+	hgroup_mem_get(hm);
+	WRITE_ONCE(*hgroup_mem_ext(ext), hm->id);
+	page_ext_put(ext);
+	return 0;
+}
+
+/**
+ * __hgroup_mem_uncharge - refund a folio being freed
+ * @folio: the folio; any context.
+ */
+void __hgroup_mem_uncharge(struct folio *folio)
+{
+	u32 id = hgroup_mem_get_id(&folio->page, true);
+
+	if (id)
+		hgroup_mem_refund(id, folio_nr_pages(folio), 1);
+}
+
+/**
+ * __hgroup_mem_uncharge_folios - refund a batch of folios being freed
+ * @folios: the folios; any context.
+ *
+ * Folios of the same domain next to each other are refunded at once.
+ */
+void __hgroup_mem_uncharge_folios(struct folio_batch *folios)
+{
+	unsigned long nr = 0, nr_folios = 0;
+	u32 run = 0;
+	unsigned int i;
+
+	for (i = 0; i < folios->nr; i++) {
+		struct folio *folio = folios->folios[i];
+		u32 id = hgroup_mem_get_id(&folio->page, true);
+
+		if (!id)
+			continue;
+		if (id != run && run) {
+			hgroup_mem_refund(run, nr, nr_folios);
+			nr = 0;
+			nr_folios = 0;
+		}
+		run = id;
+		nr += folio_nr_pages(folio);
+		nr_folios++;
+	}
+	if (run)
+		hgroup_mem_refund(run, nr, nr_folios);
+}
+
+/**
+ * __hgroup_mem_migrate - a folio's contents moved to a new folio
+ * @old: the folio migrated, to be freed.
+ * @new: the folio that replaces it.
+ *
+ * The charge moves with the contents; no counter changes.
+ */
+void __hgroup_mem_migrate(struct folio *old, struct folio *new)
+{
+	u32 id = hgroup_mem_get_id(&old->page, true);
+
+	if (id)
+		hgroup_mem_set_id(&new->page, id);
+}
+
+/**
+ * __hgroup_mem_replace - a folio replaces another in the page cache
+ * @old: the folio replaced, still charged until it is freed.
+ * @new: the new folio, charged to @old's owner whatever its limit, as
+ *	mem_cgroup_replace_folio() does.
+ */
+void __hgroup_mem_replace(struct folio *old, struct folio *new)
+{
+	u32 id = hgroup_mem_get_id(&old->page, false);
+	struct hgroup_memory *hm;
+
+	if (!id)
+		return;
+	hm = hgroup_mem_from_id(id);
+	if (!hm)
+		return;
+	page_counter_charge(&hm->counter, folio_nr_pages(new));
+	hgroup_mem_get(hm);
+	hgroup_mem_set_id(&new->page, id);
+}
+
+/**
+ * __hgroup_mem_split - a large folio is split into smaller ones
+ * @head: its first page.
+ * @old_order: its order.
+ * @new_order: the order of the new folios.
+ *
+ * Each new folio is charged to the same owner and holds a reference of
+ * its own.
+ */
+void __hgroup_mem_split(struct page *head, int old_order, int new_order)
+{
+	unsigned long step = 1UL << new_order, i;
+	u32 id = hgroup_mem_get_id(head, false);
+	struct hgroup_memory *hm;
+
+	if (!id || old_order <= new_order)
+		return;
+	hm = hgroup_mem_from_id(id);
+	if (!hm)
+		return;
+	for (i = step; i < 1UL << old_order; i += step)
+		hgroup_mem_set_id(head + i, id);
+	percpu_ref_get_many(&hm->ref, (1UL << (old_order - new_order)) - 1);
+}
+
+/**
+ * __hgroup_mem_charged - is a page being freed still charged?
+ * @page: the page; for %CONFIG_DEBUG_VM's check in free_pages_prepare().
+ *
+ * Return: true if it is, which is a bug: the charge would be lost.
+ */
+bool __hgroup_mem_charged(struct page *page)
+{
+	return hgroup_mem_get_id(page, false);
+}
+
+/* The object the members of @d charge, or NULL; RCU or a reference. */
+static struct hgroup_memory *hgroup_domain_mem(struct hgroup_domain *d)
+{
+	return d ? READ_ONCE(d->mem) : NULL;
+}
+
+/* Make @mm's target @hm (referenced by the caller, who gives it up). */
+static void hgroup_mem_retarget(struct mm_struct *mm, struct hgroup_memory *hm)
+{
+	hgroup_mem_put(xchg(&mm->hgroup_mem, hm));
+}
+
+/**
+ * hgroup_mem_mm_init - a new mm is charged to its maker's domain
+ * @mm: the mm, being set up by fork or exec, or for the kernel's use.
+ */
+void hgroup_mem_mm_init(struct mm_struct *mm)
+{
+	struct hgroup *hg;
+
+	rcu_read_lock();
+	hg = task_hgroup(current);
+	mm->hgroup_mem = hgroup_mem_get(hg ? hgroup_domain_mem(hg->domain) :
+					NULL);
+	rcu_read_unlock();
+}
+
+/**
+ * hgroup_mem_mm_drop - an mm's memory is gone
+ * @mm: the mm, after exit_mmap() or being freed: nothing faults into it
+ *	any more.
+ *
+ * Called when its last user goes, not when the struct is freed: an idle
+ * CPU may hold the struct (lazy TLB) for long after, which would keep an
+ * ended domain's object alive for nothing.
+ */
+void hgroup_mem_mm_drop(struct mm_struct *mm)
+{
+	hgroup_mem_put(xchg(&mm->hgroup_mem, NULL));
+}
+
+/**
+ * hgroup_mem_exec - the mm of an exec is charged to the caller's domain
+ * @mm: the new mm.
+ *
+ * Called after de_thread(): the mm was made before, while another thread
+ * could still move the process into a new domain.
+ */
+void hgroup_mem_exec(struct mm_struct *mm)
+{
+	struct hgroup_memory *hm;
+
+	rcu_read_lock();
+	hm = hgroup_domain_mem(task_hgroup(current)->domain);
+	if (READ_ONCE(mm->hgroup_mem) != hm)
+		hgroup_mem_retarget(mm, hgroup_mem_get(hm));
+	rcu_read_unlock();
+}
+
+/**
+ * hgroup_mem_fork - a new process's mm is charged to its domain
+ * @p: the new process, joining @d; tasklist_lock held for writing.
+ * @d: its domain.
+ *
+ * Its mm was made before the lock, from its creator's domain, which the
+ * creator may have left for a new one meanwhile.  An mm it shares with
+ * its creator is the creator's business.
+ */
+void hgroup_mem_fork(struct task_struct *p, struct hgroup_domain *d)
+{
+	struct hgroup_memory *hm = hgroup_domain_mem(d);
+
+	if (p->mm && p->mm != current->mm && p->mm->hgroup_mem != hm)
+		hgroup_mem_retarget(p->mm, hgroup_mem_get(hm));
+}
+
+/**
+ * hgroup_mem_enter - the caller's mm is charged to its new domain
+ * @d: the domain the caller has just started; tasklist_lock held.
+ *
+ * Another process sharing the mm (CLONE_VM) is charged there too: it
+ * chose to share with a process below its own domain.
+ */
+void hgroup_mem_enter(struct hgroup_domain *d)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (mm)
+		hgroup_mem_retarget(mm, hgroup_mem_get(hgroup_domain_mem(d)));
+}
+
+static void hgroup_mem_free_work(struct work_struct *work)
+{
+	struct hgroup_memory *hm = container_of(work, struct hgroup_memory,
+						free_work);
+
+	xa_erase_irq(&hgroup_mem_ids, hm->id);
+	hgroup_mem_put(hm->parent);
+	percpu_ref_exit(&hm->ref);
+	kfree(hm);
+	atomic_long_dec(&hgroup_nr_mem_zombies);
+	atomic_long_dec(&hgroup_nr_mem);
+	static_branch_slow_dec_deferred(&hgroup_mem_key);
+}
+
+/* The last reference is gone; any context. */
+static void hgroup_mem_release(struct percpu_ref *ref)
+{
+	struct hgroup_memory *hm = container_of(ref, struct hgroup_memory, ref);
+
+	WARN_ON_ONCE(page_counter_read(&hm->counter));
+	schedule_work(&hm->free_work);
+}
+
+static void hgroup_mem_offline_work(struct work_struct *work)
+{
+	struct hgroup_memory *hm = container_of(work, struct hgroup_memory,
+						offline_work);
+
+	hgroup_mem_drain(hm);
+	percpu_ref_kill(&hm->ref);
+}
+
+/**
+ * hgroup_mem_alloc - make the memory object of a domain to be
+ *
+ * Called by set_domainid() before it takes tasklist_lock; the object is
+ * linked to its parent with hgroup_mem_domain_init().
+ *
+ * Return: the object; NULL if memory is not charged (hgroup_memory=off);
+ * an ERR_PTR(): -ENOMEM, or -EAGAIN when every id is taken.
+ */
+struct hgroup_memory *hgroup_mem_alloc(void)
+{
+	struct hgroup_memory *hm;
+	int ret;
+
+	if (!hgroup_mem_enabled)
+		return NULL;
+	hm = kzalloc(sizeof(*hm), GFP_KERNEL_ACCOUNT);
+	if (!hm)
+		return ERR_PTR(-ENOMEM);
+	ret = percpu_ref_init(&hm->ref, hgroup_mem_release, 0,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret)
+		goto out_free;
+	ret = xa_alloc_irq(&hgroup_mem_ids, &hm->id, hm,
+			   XA_LIMIT(1, HGROUP_DOMAIN_ID_MAX), GFP_KERNEL);
+	if (ret) {
+		/* As many as there can be domains. */
+		ret = ret == -EBUSY ? -EAGAIN : ret;
+		goto out_exit;
+	}
+	INIT_WORK(&hm->offline_work, hgroup_mem_offline_work);
+	INIT_WORK(&hm->free_work, hgroup_mem_free_work);
+	page_counter_init(&hm->counter, NULL, false);
+	atomic_long_inc(&hgroup_nr_mem);
+	static_branch_deferred_inc(&hgroup_mem_key);
+	return hm;
+
+out_exit:
+	percpu_ref_exit(&hm->ref);
+out_free:
+	kfree(hm);
+	return ERR_PTR(ret);
+}
+
+/**
+ * hgroup_mem_free_unused - free an object hgroup_mem_domain_init() did
+ *	not take
+ * @hm: the object, or NULL or an ERR_PTR().
+ */
+void hgroup_mem_free_unused(struct hgroup_memory *hm)
+{
+	if (IS_ERR_OR_NULL(hm))
+		return;
+	atomic_long_inc(&hgroup_nr_mem_zombies);
+	percpu_ref_kill(&hm->ref);
+}
+
+/**
+ * hgroup_mem_domain_init - a new domain takes its memory object
+ * @d: the new domain, not yet linked; tasklist_lock held.
+ * @hm: from hgroup_mem_alloc().
+ */
+void hgroup_mem_domain_init(struct hgroup_domain *d, struct hgroup_memory *hm)
+{
+	if (!hm)
+		return;
+	hm->parent = hgroup_mem_get(hgroup_domain_mem(d->parent));
+	page_counter_init(&hm->counter,
+			  hm->parent ? &hm->parent->counter : NULL, false);
+	d->mem = hm;
+}
+
+/**
+ * hgroup_mem_domain_release - a domain is freed
+ * @d: the domain; any context.
+ *
+ * Its object stays while anything is charged to it.
+ */
+void hgroup_mem_domain_release(struct hgroup_domain *d)
+{
+	struct hgroup_memory *hm = d->mem;
+
+	if (!hm)
+		return;
+	atomic_long_inc(&hgroup_nr_mem_zombies);
+	schedule_work(&hm->offline_work);
+}
+
+/*
+ * HGROUP_ATTR_MEM: read through the generic calls as a property of the
+ * domain; setting limits comes later.
+ */
+static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
+{
+	return -EOPNOTSUPP;
+}
+
+static int hgroup_mem_sync(void)
+{
+	if (!hgroup_mem_enabled)
+		return -EOPNOTSUPP;
+	hgroup_mem_drain(NULL);
+	return 0;
+}
+
+static void hgroup_mem_value(const struct hgroup *hg, struct hgroup_change *c)
+{
+}
+
+static void hgroup_mem_read(struct hgroup *hg, void *kattr)
+{
+	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
+	struct hgroup_mem *mem = kattr;
+
+	mem->max = HGROUP_MEM_UNLIMITED;
+	mem->soft = 0;
+	if (!hm)
+		return;
+	mem->usage = (u64)page_counter_read(&hm->counter) << PAGE_SHIFT;
+	mem->peak = (u64)READ_ONCE(hm->counter.watermark) << PAGE_SHIFT;
+}
+
+const struct hgroup_restriction hgroup_mem_restriction = {
+	.attr		= HGROUP_ATTR_MEM,
+	.kind		= HGROUP_ATTR_MEM,
+	.size_ver0	= HGROUP_MEM_SIZE_VER0,
+	.size		= sizeof(struct hgroup_mem),
+	.per_domain	= true,
+	.parse		= hgroup_mem_parse,
+	.sync		= hgroup_mem_sync,
+	.value		= hgroup_mem_value,
+	.read		= hgroup_mem_read,
+};
+
+/**
+ * hgroup_mem_objects - the memory objects alive, for debugfs
+ * @zombies: set to how many of them outlive their domain.
+ *
+ * Return: how many there are.
+ */
+long hgroup_mem_objects(long *zombies)
+{
+	*zombies = atomic_long_read(&hgroup_nr_mem_zombies);
+	return atomic_long_read(&hgroup_nr_mem);
+}
+
+static int __init hgroup_mem_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		INIT_WORK(&per_cpu_ptr(&hgroup_mem_stock, cpu)->work,
+			  hgroup_mem_drain_work);
+	cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "hgroup/mem:online",
+				  NULL, hgroup_mem_cpu_offline);
+	return 0;
+}
+subsys_initcall(hgroup_mem_init);

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hgroups selftests: memory charged to domains (HGROUP_ATTR_MEM).
+ *
+ * The test drives workers: processes it forks that carry out one command
+ * at a time, sent through a pipe, and answer through another, so that
+ * between commands a worker is blocked in read() and charges nothing.  A
+ * worker can start a domain, touch or free anonymous memory, write or
+ * remove a file on tmpfs, fork another worker (whose pipes the test made
+ * before the first fork), move its memory to another node, or exit.
+ * Usage is read from outside, by the process group's number, with
+ * HGROUP_SCOPE_DOMAIN; a read drains the per-CPU stocks first, so values
+ * are exact and the tests assert them exactly.
+ *
+ * Covered: argument checks and their errnos; a new domain reads 0;
+ * anonymous memory charged to the domain and by the same amount to its
+ * parent, refunded exactly when freed and when the process exits; copy on
+ * write after fork; tmpfs pages charged to the writer and refunded to its
+ * domain after the domain ended (the object outlives it, a zombie, until
+ * the file goes); exec; migration between nodes and THP splitting keep
+ * the counts; 1,000 processes in nested domains in nested PID namespaces
+ * exiting together refund everything, and no object leaks.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+
+#include "../kselftest_harness.h"
+#include "hgroup_util.h"
+
+#define MIB		(1024UL * 1024)
+#define MAX_WORKERS	8
+#define SHM_DIR		"/dev/shm"
+#define NEST_LEVELS	10
+#define NEST_PROCS	100
+#define NEST_KIB	256
+
+/* A worker: the pipes to and from it, and its pid in the test's view. */
+struct worker {
+	int cmd[2];
+	int ack[2];
+	pid_t pid;
+};
+
+struct cmd {
+	char op;
+	long arg;
+};
+
+static struct worker workers[MAX_WORKERS];
+
+/* For the nested test: "ready" from every process, and "go" to them. */
+static int nest_pipes[2][2];
+
+/* Which worker this process is. */
+static int self_index;
+
+/* The worker's anonymous region, and its size. */
+static char *region;
+static size_t region_len;
+
+/* move_pages() arrays, touched before the worker is in a domain. */
+#define MOVE_MAX	4096
+static void *move_addr[MOVE_MAX];
+static int move_node[MOVE_MAX], move_status[MOVE_MAX];
+
+/* Move the region to @node: pages that did not get there, or -1. */
+static long move_region(int node)
+{
+	unsigned long n = region_len / getpagesize(), i;
+	long ret;
+
+	if (n > MOVE_MAX)
+		return -1;
+	for (i = 0; i < n; i++) {
+		move_addr[i] = region + i * getpagesize();
+		move_node[i] = node;
+	}
+	ret = syscall(__NR_move_pages, 0, n, move_addr, move_node,
+		      move_status, 0);
+	if (ret < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		ret += move_status[i] != node;
+	return ret;
+}
+
+static void worker_loop(struct worker *w);
+
+/* Start worker @i as a child of the caller. */
+static pid_t worker_fork(int i)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		worker_loop(&workers[i]);
+	return pid;
+}
+
+/*
+ * One level of the nested test, started in its parent level's domain: a
+ * new PID namespace, whose first process starts a domain, forks the
+ * processes of the level and the next level, and reaps them.
+ */
+static void nest_level(void)
+{
+	pid_t kids[NEST_PROCS], sub, next = 0;
+	int i, n = 0, level;
+	char c = 0;
+
+	for (level = 0; level < NEST_LEVELS && next == 0; level++) {
+		if (unshare(CLONE_NEWPID))
+			_exit(10);
+		sub = fork();
+		if (sub < 0)
+			_exit(11);
+		if (sub > 0)
+			_exit(wait_exit(sub));
+		/* PID 1 of a new namespace, in its domain 0: may start one. */
+		if (new_domain() <= 0)
+			_exit(12);
+		for (i = 0; i < NEST_PROCS; i++) {
+			kids[i] = fork();
+			if (kids[i] == 0) {
+				char *p = mmap(NULL, NEST_KIB << 10,
+					       PROT_READ | PROT_WRITE,
+					       MAP_PRIVATE | MAP_ANONYMOUS,
+					       -1, 0);
+
+				if (p == MAP_FAILED)
+					_exit(1);
+				memset(p, 1, NEST_KIB << 10);
+				if (write(nest_pipes[0][1], &c, 1) != 1 ||
+				    read(nest_pipes[1][0], &c, 1) != 1)
+					_exit(1);
+				_exit(0);
+			}
+			if (kids[i] < 0)
+				_exit(13);
+		}
+		/* The next level is made by a child, which goes round. */
+		next = level + 1 < NEST_LEVELS ? fork() : -1;
+		if (next < -1 || (next < 0 && level + 1 < NEST_LEVELS))
+			_exit(14);
+	}
+	if (next > 0)
+		n = wait_exit(next) ? 1 : 0;
+	for (i = 0; i < NEST_PROCS; i++)
+		n += wait_exit(kids[i]) ? 1 : 0;
+	_exit(n ? 15 : 0);
+}
+
+static long worker_do(struct cmd *c)
+{
+	char path[64];
+	long ret = 0;
+	size_t off;
+	int fd;
+
+	switch (c->op) {
+	case 'D':	/* start a domain */
+		return new_domain();
+	case 'T':	/* touch @arg MiB of new anonymous memory */
+		region_len = c->arg * MIB;
+		region = mmap(NULL, region_len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED)
+			return -1;
+		for (off = 0; off < region_len; off += getpagesize())
+			region[off] = 1;
+		return 0;
+	case 'H':	/* @arg MiB of THP-aligned memory, huge pages asked */
+		region_len = c->arg * MIB;
+		region = mmap(NULL, region_len + 2 * MIB, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED)
+			return -1;
+		region = (char *)(((unsigned long)region + 2 * MIB - 1) &
+				  ~(2 * MIB - 1));
+		if (madvise(region, region_len, MADV_HUGEPAGE))
+			return -1;
+		for (off = 0; off < region_len; off += getpagesize())
+			region[off] = 1;
+		return 0;
+	case 'w':	/* write to every page of the region */
+		for (off = 0; off < region_len; off += getpagesize())
+			region[off] = 2;
+		return 0;
+	case 'P':	/* unmap @arg MiB at the end of the region */
+		region_len -= c->arg * MIB;
+		return munmap(region + region_len, c->arg * MIB);
+	case 'U':	/* free the region */
+		ret = munmap(region, region_len);
+		region_len = 0;
+		return ret;
+	case 'N':	/* move the region to node @arg */
+		return move_region(c->arg);
+	case 'W':	/* write @arg MiB to a tmpfs file */
+		snprintf(path, sizeof(path), SHM_DIR "/hgmem.%d", self_index);
+		fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+		if (fd < 0)
+			return -1;
+		{
+			static char buf[1 << 16];
+
+			memset(buf, 7, sizeof(buf));
+			for (off = 0; !ret && off < c->arg * MIB;
+			     off += sizeof(buf))
+				if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+					ret = -1;
+		}
+		close(fd);
+		return ret;
+	case 'F':	/* start worker @arg as a child */
+		return worker_fork(c->arg);
+	case 'f':	/* the same, in a new PID namespace (a domain may nest) */
+		if (unshare(CLONE_NEWPID))
+			return -1;
+		return worker_fork(c->arg);
+	case 'Y':	/* fork and reap a child, so that our pages are our own */
+		ret = fork();
+		if (ret == 0)
+			_exit(0);
+		return ret < 0 ? -1 : wait_exit(ret);
+	case 'R':	/* reap a child */
+		return wait_exit(c->arg);
+	case 'C':	/* start the nested test's chain */
+		ret = fork();
+		if (ret == 0)
+			nest_level();
+		return ret;
+	case 'G':	/* getpid() */
+		return getpid();
+	}
+	return -1;
+}
+
+static void worker_loop(struct worker *w)
+{
+	struct cmd c;
+	long ret;
+
+	self_index = w - workers;
+	memset(move_addr, 0, sizeof(move_addr));
+	memset(move_node, 0, sizeof(move_node));
+	memset(move_status, 0, sizeof(move_status));
+
+	for (;;) {
+		if (read(w->cmd[0], &c, sizeof(c)) != sizeof(c))
+			_exit(2);
+		if (c.op == 'X')
+			_exit(0);
+		ret = worker_do(&c);
+		if (write(w->ack[1], &ret, sizeof(ret)) != sizeof(ret))
+			_exit(2);
+	}
+}
+
+/* Send worker @i a command; its answer, or -100 if it died. */
+static long cmd(int i, char op, long arg)
+{
+	struct cmd c = { .op = op, .arg = arg };
+	long ret;
+
+	if (write(workers[i].cmd[1], &c, sizeof(c)) != sizeof(c))
+		return -100;
+	if (op == 'X')
+		return 0;
+	if (read(workers[i].ack[0], &ret, sizeof(ret)) != sizeof(ret))
+		return -100;
+	return ret;
+}
+
+static int workers_init(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_WORKERS; i++)
+		if (pipe(workers[i].cmd) || pipe(workers[i].ack))
+			return -1;
+	return pipe(nest_pipes[0]) || pipe(nest_pipes[1]) ? -1 : 0;
+}
+
+static void workers_close(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_WORKERS; i++) {
+		close(workers[i].cmd[0]);
+		close(workers[i].cmd[1]);
+		close(workers[i].ack[0]);
+		close(workers[i].ack[1]);
+	}
+	for (i = 0; i < 2; i++) {
+		close(nest_pipes[i][0]);
+		close(nest_pipes[i][1]);
+	}
+}
+
+/* Start worker 0 from the test, in a domain of its own. */
+static pid_t start_root_worker(void)
+{
+	workers[0].pid = worker_fork(0);
+	if (workers[0].pid < 0 || cmd(0, 'D', 0) <= 0 || cmd(0, 'Y', 0))
+		return -1;
+	return workers[0].pid;
+}
+
+/* Worker @child, started by worker @parent, in a domain of its own. */
+static pid_t start_sub_worker(int parent, int child)
+{
+	workers[child].pid = cmd(parent, 'f', child);
+	if (workers[child].pid <= 0 || cmd(child, 'D', 0) <= 0 ||
+	    cmd(child, 'Y', 0))
+		return -1;
+	return workers[child].pid;
+}
+
+static int get_mem(pid_t pgid, struct hgroup_mem *m)
+{
+	memset(m, 0, sizeof(*m));
+	return sys_hgroup_get_attr(pgid, HGROUP_ATTR_MEM, m, sizeof(*m),
+				   HGROUP_SCOPE_DOMAIN);
+}
+
+/* The usage of @pgid's domain in bytes, or -1. */
+static long long usage(pid_t pgid)
+{
+	struct hgroup_mem m;
+
+	return get_mem(pgid, &m) ? -1 : (long long)m.usage;
+}
+
+static long long peak(pid_t pgid)
+{
+	struct hgroup_mem m;
+
+	return get_mem(pgid, &m) ? -1 : (long long)m.peak;
+}
+
+/* The count @name in debugfs hgroup/objects, or -1. */
+static long hg_objects(const char *name)
+{
+	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
+	char key[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/* Memory objects once every one freed meanwhile is gone. */
+static long mem_objects_settled(long want)
+{
+	struct hgroup_mem m;
+
+	/* Reading any domain drains the stocks that pin objects. */
+	HG_POLL((get_mem(0, &m), hg_objects("mem") == want), HG_SETTLE_MS);
+	return hg_objects("mem");
+}
+
+FIXTURE(mem) {
+	long objects;
+};
+
+FIXTURE_SETUP(mem)
+{
+	struct hgroup_mem m;
+
+	if (get_mem(0, &m) && errno == EOPNOTSUPP)
+		SKIP(return, "memory charging not in this kernel");
+	ASSERT_EQ(0, workers_init());
+	self->objects = hg_objects("mem");
+	ASSERT_LE(0, self->objects);
+}
+
+FIXTURE_TEARDOWN(mem)
+{
+	int i;
+
+	for (i = MAX_WORKERS - 1; i >= 0; i--)
+		if (workers[i].pid > 0)
+			kill(workers[i].pid, SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	workers_close();
+	memset(workers, 0, sizeof(workers));
+	system("rm -f " SHM_DIR "/hgmem.*");
+	/* Every object made by the test is freed. */
+	EXPECT_EQ(self->objects, mem_objects_settled(self->objects));
+}
+
+TEST_F(mem, bad_arguments)
+{
+	struct hgroup_mem m;
+	char big[sizeof(m) + 8];
+	pid_t w = start_root_worker();
+
+	ASSERT_LT(0, w);
+	/* A property of the domain: only with the domain scope. */
+	EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(w, HGROUP_ATTR_MEM, &m,
+						 sizeof(m), 0));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(w, HGROUP_ATTR_MEM, &m,
+						 sizeof(m), 2));
+	EXPECT_ERRNO(EINVAL, sys_hgroup_get_attr(w, HGROUP_ATTR_MEM, &m,
+						 HGROUP_MEM_SIZE_VER0 - 8,
+						 HGROUP_SCOPE_DOMAIN));
+	EXPECT_ERRNO(EFAULT, sys_hgroup_get_attr(w, HGROUP_ATTR_MEM,
+						 (void *)8, sizeof(m),
+						 HGROUP_SCOPE_DOMAIN));
+	EXPECT_ERRNO(ESRCH, sys_hgroup_get_attr(INT_MAX, HGROUP_ATTR_MEM, &m,
+						sizeof(m),
+						HGROUP_SCOPE_DOMAIN));
+	/* A larger structure than the kernel's: its tail must be 0. */
+	memset(big, 0, sizeof(big));
+	big[sizeof(m)] = 1;
+	EXPECT_ERRNO(E2BIG, sys_hgroup_get_attr(w, HGROUP_ATTR_MEM, big,
+						sizeof(big),
+						HGROUP_SCOPE_DOMAIN));
+	big[sizeof(m)] = 0;
+	EXPECT_EQ(0, sys_hgroup_get_attr(w, HGROUP_ATTR_MEM, big, sizeof(big),
+					 HGROUP_SCOPE_DOMAIN));
+	/* Limits are not settable yet. */
+	memset(&m, 0, sizeof(m));
+	m.max = HGROUP_MEM_UNLIMITED;
+	EXPECT_ERRNO(EOPNOTSUPP, sys_hgroup_set_attr(w, HGROUP_ATTR_MEM, &m,
+						     sizeof(m),
+						     HGROUP_SCOPE_DOMAIN));
+	/* Domain 0 is not charged. */
+	ASSERT_EQ(0, get_mem(getpgid(0), &m));
+	EXPECT_EQ(0, m.usage);
+	EXPECT_EQ(0, m.peak);
+	EXPECT_EQ(HGROUP_MEM_UNLIMITED, m.max);
+	EXPECT_EQ(0, m.soft);
+}
+
+TEST_F(mem, new_domain_reads_zero)
+{
+	struct hgroup_mem m;
+	pid_t w;
+
+	workers[0].pid = worker_fork(0);
+	w = workers[0].pid;
+	ASSERT_LT(0, w);
+	ASSERT_LT(0, cmd(0, 'D', 0));
+	ASSERT_EQ(0, get_mem(w, &m));
+	EXPECT_EQ(0, m.usage);
+	EXPECT_EQ(HGROUP_MEM_UNLIMITED, m.max);
+	EXPECT_EQ(0, m.soft);
+}
+
+/*
+ * 50 MiB in a domain below another: counted in both by the same amount,
+ * refunded exactly by munmap() and by exit.
+ */
+TEST_F(mem, anon_charged_to_domain_and_parent)
+{
+	long long a0, b0, a1, b1;
+	pid_t a = start_root_worker(), b;
+
+	ASSERT_LT(0, a);
+	b = start_sub_worker(0, 1);
+	ASSERT_LT(0, b);
+	a0 = usage(a);
+	b0 = usage(b);
+	ASSERT_LE(0, a0);
+	ASSERT_LE(0, b0);
+	ASSERT_EQ(0, cmd(1, 'T', 50));
+	a1 = usage(a);
+	b1 = usage(b);
+	EXPECT_LE(50 * MIB, b1 - b0);
+	EXPECT_GE(52 * MIB, b1 - b0);
+	EXPECT_EQ(b1 - b0, a1 - a0);
+	EXPECT_LE(b1, peak(b));
+	EXPECT_LE(a1, peak(a));
+	/* Freed: back exactly. */
+	ASSERT_EQ(0, cmd(1, 'U', 0));
+	EXPECT_EQ(b0, usage(b));
+	EXPECT_EQ(a0, usage(a));
+	EXPECT_LE(b1, peak(b));
+	/* Touched again, then the process exits: the parent gets it all. */
+	ASSERT_EQ(0, cmd(1, 'T', 20));
+	EXPECT_LE(a0 + 20 * (long long)MIB, usage(a));
+	ASSERT_EQ(0, cmd(1, 'X', 0));
+	ASSERT_EQ(0, cmd(0, 'R', b));
+	workers[1].pid = 0;
+	EXPECT_GE(a0, usage(a));
+	EXPECT_ERRNO(ESRCH, usage(b));
+}
+
+/*
+ * Copy on write after fork is charged to the domain of the process that
+ * writes: a child in a domain below rewriting its parent's 16 MiB.
+ */
+TEST_F(mem, cow_charged_to_writer)
+{
+	long long a0, a1, b0;
+	pid_t a = start_root_worker(), b;
+
+	ASSERT_LT(0, a);
+	ASSERT_EQ(0, cmd(0, 'T', 16));
+	a0 = usage(a);
+	b = start_sub_worker(0, 1);
+	ASSERT_LT(0, b);
+	b0 = usage(b);
+	a1 = usage(a);
+	ASSERT_EQ(0, cmd(1, 'w', 0));
+	EXPECT_EQ(b0 + 16 * (long long)MIB, usage(b));
+	EXPECT_EQ(a1 + 16 * (long long)MIB, usage(a));
+	/* Its copy unmapped: refunded there; the parent keeps its own. */
+	ASSERT_EQ(0, cmd(1, 'U', 0));
+	EXPECT_EQ(b0, usage(b));
+	EXPECT_EQ(a1, usage(a));
+	ASSERT_EQ(0, cmd(1, 'X', 0));
+	ASSERT_EQ(0, cmd(0, 'R', b));
+	workers[1].pid = 0;
+	EXPECT_GE(a1 - b0, usage(a));
+	EXPECT_LE(a0, usage(a));
+	/* The parent's region is still charged to it, whole. */
+	ASSERT_EQ(0, cmd(0, 'w', 0));
+	EXPECT_GE(a1 - b0, usage(a));
+}
+
+/*
+ * tmpfs pages are charged to the domain of the writer, and stay charged
+ * to it after it ended; removing the file refunds them there and frees
+ * the object.
+ */
+TEST_F(mem, tmpfs_refunded_after_domain_ended)
+{
+	long long a0, b0, a1;
+	pid_t a = start_root_worker(), b;
+	long zombies;
+	char path[64];
+
+	ASSERT_LT(0, a);
+	b = start_sub_worker(0, 1);
+	ASSERT_LT(0, b);
+	a0 = usage(a);
+	b0 = usage(b);
+	ASSERT_EQ(0, cmd(1, 'W', 12));
+	EXPECT_LE(b0 + 12 * (long long)MIB, usage(b));
+	EXPECT_GE(b0 + 13 * (long long)MIB, usage(b));
+	EXPECT_EQ(usage(b) - b0, usage(a) - a0);
+	zombies = hg_objects("mem_zombies");
+	ASSERT_EQ(0, cmd(1, 'X', 0));
+	ASSERT_EQ(0, cmd(0, 'R', b));
+	workers[1].pid = 0;
+	/* The domain is gone; its file is still charged, in its parent. */
+	EXPECT_ERRNO(ESRCH, usage(b));
+	a1 = usage(a);
+	EXPECT_LE(12 * (long long)MIB, a1);
+	EXPECT_TRUE(HG_POLL(hg_objects("mem_zombies") == zombies + 1,
+			    HG_SETTLE_MS));
+	snprintf(path, sizeof(path), SHM_DIR "/hgmem.%d", 1);
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_EQ(a1 - 12 * (long long)MIB, usage(a));
+	EXPECT_TRUE(HG_POLL(hg_objects("mem_zombies") == zombies,
+			    HG_SETTLE_MS));
+}
+
+/* Pages moved to another node keep their charge, refunded exactly. */
+TEST_F(mem, migration_keeps_charge)
+{
+	long long a0, a1;
+	pid_t a = start_root_worker();
+
+	ASSERT_LT(0, a);
+	if (access("/sys/devices/system/node/node1", F_OK))
+		SKIP(return, "one memory node");
+	a0 = usage(a);
+	ASSERT_EQ(0, cmd(0, 'T', 8));
+	a1 = usage(a);
+	EXPECT_EQ(a0 + 8 * (long long)MIB, a1);
+	ASSERT_EQ(0, cmd(0, 'N', 1));
+	EXPECT_EQ(a1, usage(a));
+	ASSERT_EQ(0, cmd(0, 'N', 0));
+	EXPECT_EQ(a1, usage(a));
+	ASSERT_EQ(0, cmd(0, 'U', 0));
+	EXPECT_EQ(a0, usage(a));
+}
+
+static long anon_huge_kb(pid_t pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * A huge page charged whole; half of it unmapped: after the deferred
+ * split and free, exactly that half is refunded; migrated, unchanged.
+ */
+TEST_F(mem, thp_split_keeps_counts)
+{
+	long long a0, a1;
+	pid_t a = start_root_worker();
+
+	ASSERT_LT(0, a);
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK))
+		SKIP(return, "no THP");
+	hg_write_file("/sys/kernel/mm/transparent_hugepage/defrag", "madvise");
+	a0 = usage(a);
+	ASSERT_EQ(0, cmd(0, 'H', 2));
+	if (anon_huge_kb(a) < 2048)
+		SKIP(return, "no huge page to be had");
+	a1 = usage(a);
+	EXPECT_EQ(a0 + 2 * (long long)MIB, a1);
+	if (!access("/sys/devices/system/node/node1", F_OK)) {
+		/* Migrated whole or split: the charge is the same. */
+		EXPECT_LE(0, cmd(0, 'N', 1));
+		EXPECT_EQ(a1, usage(a));
+	}
+	ASSERT_EQ(0, cmd(0, 'P', 1));
+	/* Shrinkers split partly mapped huge pages; the unmapped half goes. */
+	EXPECT_TRUE(HG_POLL((hg_write_file("/proc/sys/vm/drop_caches", "3"),
+			     usage(a) == a1 - (long long)MIB), HG_SETTLE_MS));
+	EXPECT_EQ(a1 - (long long)MIB, usage(a));
+	ASSERT_EQ(0, cmd(0, 'U', 0));
+	EXPECT_EQ(a0, usage(a));
+}
+
+/*
+ * 10 nested domains, each in a PID namespace of its own, with 100
+ * processes each that touch 256 KiB and exit together: the outermost
+ * domain, above them all, is back exactly where it was, and no object
+ * is left.
+ */
+TEST_F_TIMEOUT(mem, nested_namespaces_exit_together, 600)
+{
+	static char go[NEST_LEVELS * NEST_PROCS];
+	long long a0, a1;
+	pid_t a = start_root_worker(), top;
+	size_t n = 0;
+	ssize_t r;
+	char buf[256];
+
+	ASSERT_LT(0, a);
+	a0 = usage(a);
+	top = cmd(0, 'C', 0);
+	ASSERT_LT(0, top);
+	while (n < sizeof(go)) {
+		r = read(nest_pipes[0][0], buf, sizeof(buf));
+		ASSERT_LT(0, r);
+		n += r;
+	}
+	a1 = usage(a);
+	EXPECT_LE(a0 + (long long)sizeof(go) * NEST_KIB * 1024, a1);
+	ASSERT_EQ(sizeof(go), write(nest_pipes[1][1], go, sizeof(go)));
+	ASSERT_EQ(0, cmd(0, 'R', top));
+	EXPECT_EQ(a0, usage(a));
+	TH_LOG("%zu processes, %lld KiB charged at most", n, (a1 - a0) >> 10);
+}
+
+TEST_HARNESS_MAIN
