@@ -26,7 +26,9 @@
 
 #include <linux/cgroup.h>
 #include <linux/idr.h>
+#include <linux/mm_types.h>
 #include <linux/pid_namespace.h>
+#include <linux/sched/coredump.h>
 #include <linux/slab.h>
 
 #include "hgroup.h"
@@ -156,7 +158,9 @@ static bool hgroup_alone(struct pid *pid, enum pid_type type,
  * Return: the new domain's id as seen from the caller's PID namespace;
  * -EPERM if the caller is not in domain 0 of its PID namespace or its
  * process group leads a domain already; -EBUSY if another process (a
- * zombie too) shares its session or process group; -ENOMEM.  While the
+ * zombie too) shares its session or process group, or its memory (a
+ * CLONE_VM child or parent, or the caller is a vfork() child); -ENOMEM;
+ * -EAGAIN if every memory object id is taken.  While the
  * caller's group has %HGROUP_FREEZE_NEW_PGRP, waits and is restarted, as
  * setsid() is.
  */
@@ -200,6 +204,16 @@ long hgroup_domain_create(void)
 	ret = -EBUSY;
 	if (!hgroup_alone(task_session(leader), PIDTYPE_SID, leader) ||
 	    !hgroup_alone(task_pgrp(leader), PIDTYPE_PGID, leader))
+		goto out;
+	/*
+	 * Nor a process that shares its memory with another (clone() with
+	 * CLONE_VM, or a vfork() child before exec): the memory is charged
+	 * to one domain, which the other process would leave for this one.
+	 * A CLONE_VM child is in its creator's process group until it has
+	 * run, by when MMF_MULTIPROCESS is set.
+	 */
+	if (current->vfork_done ||
+	    test_bit(MMF_MULTIPROCESS, &current->mm->flags))
 		goto out;
 	/*
 	 * Nor from a group that leads a domain already: a domain whose

@@ -58,6 +58,7 @@
 #include <uapi/linux/hgroup.h>
 
 struct hgroup_domain;
+struct hgroup_memory;
 
 /*
  * Slots for the kinds of restriction: by HGROUP_ATTR_* number, and after
@@ -425,6 +426,7 @@ struct hgroup_restriction;
  * @freeze: the value of the freeze flags.
  * @tasks_max: the value of a task limit.
  * @sched_flags: the value of a domain's scheduling flags.
+ * @mem: the memory object of a domain, for reading it (memory.c).
  * @cpu: the value of CPU limits; for a process group's, a new budget
  *	made ready (@cpu.budget, with its task group), whether the target
  *	gets it (@cpu.fresh, decided by the check of the members) and the
@@ -448,6 +450,7 @@ struct hgroup_change {
 		unsigned int freeze;
 		u64 tasks_max;
 		unsigned int sched_flags;
+		struct hgroup_memory *mem;
 		struct {
 			u32 weight;
 			u64 quota_us;
@@ -512,8 +515,6 @@ struct hgroup_change {
  *	the members refuse after may have had it.  Optional.
  * @apply: give @hg the value of @c, and note in @c what @commit needs;
  *	tasklist_lock held for reading.
- * @sync: bring what @read reports up to date, before any lock is
- *	taken; may sleep.  Optional; 0 or an errno for hgroup_get_attr().
  * @read: fill in the output fields of @kattr from @hg; optional.
  * @commit: the change is made: finish what @apply could not do under
  *	tasklist_lock (make task groups and move tasks into them), with the
@@ -525,7 +526,7 @@ struct hgroup_change {
  *	no other callback is used.  Optional.
  * @get_attr: hgroup_get_attr() of such a kind.
  *
- * Everything but @parse, @get, @put, @release, @prepare, @sync and @to_user is
+ * Everything but @parse, @get, @put, @release, @prepare and @to_user is
  * called with the group's domain mutex or tasklist_lock held, so that
  * the value of a group cannot change under it; @value, @allows and
  * @lifts_only may be called under RCU with that mutex, and no callback
@@ -565,7 +566,6 @@ struct hgroup_restriction {
 	bool lsm_sleeps;
 	void (*prepare)(const struct hgroup_change *c);
 	void (*apply)(struct hgroup *hg, struct hgroup_change *c);
-	int (*sync)(void);
 	void (*read)(struct hgroup *hg, void *kattr);
 	void (*commit)(const struct hgroup_change *c);
 	int (*to_user)(const struct hgroup_change *c, void *kattr);
@@ -731,7 +731,6 @@ static inline void hgroup_sched_finish(struct hgroup_pgrp_ctx *ctx) { }
 #endif
 
 /* memory.c */
-struct hgroup_memory;
 #ifdef CONFIG_HGROUP_MEM
 struct hgroup_memory *hgroup_mem_alloc(void);
 void hgroup_mem_free_unused(struct hgroup_memory *hm);

@@ -16,11 +16,15 @@
  *
  * Who is charged.  Every mm has a target, mm_struct::hgroup_mem: the
  * domain of the process that made it (fork, exec), moved along when the
- * process starts a domain (set_domainid()); a folio faulted into an mm is
- * charged to its target, page cache read or written through a system
- * call to the caller's mm's.  A process cannot leave its domain, so an
- * mm's target only ever moves down the tree, and what was charged to it
- * stays below every domain that held it.
+ * process starts a domain (set_domainid(), which a process sharing its mm
+ * with another cannot call); a folio faulted into an mm is charged to its
+ * target, page cache read or written through a system call to the
+ * caller's mm's.  A process cannot leave its domain, so an mm's target
+ * only ever moves down the tree, and what was charged to it stays below
+ * every domain that held it.  The target is read under RCU and pinned
+ * with percpu_ref_tryget(): objects are freed a grace period after their
+ * last reference, so a charge racing the mm's last user (khugepaged holds
+ * no user reference) finds a live object or none.
  *
  * Cost.  Everything is behind a static key that is on while any object
  * exists.  A charge takes pages from a per-CPU stock of the domain it
@@ -64,7 +68,7 @@
  *	domain 0.
  * @offline_work: drains the stocks caching the object when its domain
  *	ends, then kills @ref.
- * @free_work: frees the object once @ref reaches zero.
+ * @free_work: frees the object a grace period after @ref reached zero.
  */
 struct hgroup_memory {
 	struct page_counter counter;
@@ -72,7 +76,7 @@ struct hgroup_memory {
 	u32 id;
 	struct hgroup_memory *parent;
 	struct work_struct offline_work;
-	struct work_struct free_work;
+	struct rcu_work free_work;
 };
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(hgroup_mem_key, HZ);
@@ -143,15 +147,19 @@ static u32 *hgroup_mem_ext(struct page_ext *ext)
 	return page_ext_data(ext, &hgroup_mem_ext_ops);
 }
 
-/* Give @page's folio the owner @id; 0 clears it. */
-static void hgroup_mem_set_id(struct page *page, u32 id)
+/*
+ * Give @page's folio the owner @id; 0 clears it.  False if the page has
+ * no page_ext (device memory, memory being added): it cannot be charged.
+ */
+static bool hgroup_mem_set_id(struct page *page, u32 id)
 {
 	struct page_ext *ext = page_ext_get(page);
 
-	if (ext) {
-		WRITE_ONCE(*hgroup_mem_ext(ext), id);
-		page_ext_put(ext);
-	}
+	if (!ext)
+		return false;
+	WRITE_ONCE(*hgroup_mem_ext(ext), id);
+	page_ext_put(ext);
+	return true;
 }
 
 /* The owner id of @page's folio, cleared if @take; 0 for none. */
@@ -221,11 +229,21 @@ static void hgroup_mem_drain_work(struct work_struct *work)
 	local_unlock(&hgroup_mem_stock.lock);
 }
 
+/* Is @hm @root or below it?  RCU held, or references to both. */
+static bool hgroup_mem_below(struct hgroup_memory *hm,
+			     struct hgroup_memory *root)
+{
+	for (; hm; hm = hm->parent)
+		if (hm == root)
+			return true;
+	return false;
+}
+
 /*
- * Drain the stocks of every CPU that caches @hm, or caches any object if
- * @hm is NULL, and wait for them.  May sleep.
+ * Drain the stocks of every CPU that caches @root or an object below it,
+ * as they count in @root's counter, and wait for them.  May sleep.
  */
-static void hgroup_mem_drain(struct hgroup_memory *hm)
+static void hgroup_mem_drain(struct hgroup_memory *root)
 {
 	struct hgroup_memory *cached;
 	cpumask_var_t cpus;
@@ -238,9 +256,14 @@ static void hgroup_mem_drain(struct hgroup_memory *hm)
 	for_each_online_cpu(cpu) {
 		struct hgroup_mem_stock *stock = per_cpu_ptr(&hgroup_mem_stock,
 							     cpu);
+		bool match;
 
+		/* Objects are freed a grace period after their last use. */
+		rcu_read_lock();
 		cached = READ_ONCE(stock->cached);
-		if (cached && (!hm || cached == hm)) {
+		match = hgroup_mem_below(cached, root);
+		rcu_read_unlock();
+		if (match) {
 			schedule_work_on(cpu, &stock->work);
 			__cpumask_set_cpu(cpu, cpus);
 		}
@@ -252,10 +275,10 @@ static void hgroup_mem_drain(struct hgroup_memory *hm)
 	free_cpumask_var(cpus);
 }
 
-/* A CPU going offline gives its stock back, on that CPU. */
-static int hgroup_mem_cpu_offline(unsigned int cpu)
+/* A CPU that is dead gives its stock back; nothing runs there. */
+static int hgroup_mem_cpu_dead(unsigned int cpu)
 {
-	hgroup_mem_drain_work(NULL);
+	hgroup_mem_drain_stock(per_cpu_ptr(&hgroup_mem_stock, cpu));
 	return 0;
 }
 
@@ -351,31 +374,28 @@ int __hgroup_mem_charge(struct folio *folio, struct mm_struct *mm, gfp_t gfp)
 {
 	unsigned int nr = folio_nr_pages(folio);
 	struct hgroup_memory *hm;
-	struct page_ext *ext;
 	int ret;
 
 	if (!mm)
 		mm = current->mm;
-	/*
-	 * The target changes only to a descendant, which holds a reference
-	 * to it; an mm's last reference goes after its last charge.
-	 */
-	hm = mm ? READ_ONCE(mm->hgroup_mem) : NULL;
+	if (!mm)
+		return 0;
+	/* The folio holds the reference taken here. */
+	rcu_read_lock();
+	hm = rcu_dereference(mm->hgroup_mem);
+	if (hm && !percpu_ref_tryget(&hm->ref))
+		hm = NULL;
+	rcu_read_unlock();
 	if (!hm)
 		return 0;
 	ret = hgroup_mem_try_charge(hm, nr, gfp);
-	if (ret)
-		return ret;
-	ext = page_ext_get(&folio->page);
-	if (!ext) {
-		/* Memory with no page_ext (hot-added, being set up). */
-		page_counter_uncharge(&hm->counter, nr);
+	if (!ret && hgroup_mem_set_id(&folio->page, hm->id))
 		return 0;
-	}
-	hgroup_mem_get(hm);
-	WRITE_ONCE(*hgroup_mem_ext(ext), hm->id);
-	page_ext_put(ext);
-	return 0;
+	/* Refused, or memory with no page_ext, which cannot be charged. */
+	if (!ret)
+		page_counter_uncharge(&hm->counter, nr);
+	hgroup_mem_put(hm);
+	return ret;
 }
 
 /**
@@ -432,29 +452,30 @@ void __hgroup_mem_migrate(struct folio *old, struct folio *new)
 {
 	u32 id = hgroup_mem_get_id(&old->page, true);
 
-	if (id)
-		hgroup_mem_set_id(&new->page, id);
+	/* Device memory has no page_ext: the charge ends there. */
+	if (id && !hgroup_mem_set_id(&new->page, id))
+		hgroup_mem_refund(id, folio_nr_pages(old), 1);
 }
 
 /**
  * __hgroup_mem_replace - a folio replaces another in the page cache
  * @old: the folio replaced, still charged until it is freed.
  * @new: the new folio, charged to @old's owner whatever its limit, as
- *	mem_cgroup_replace_folio() does.
+ *	mem_cgroup_replace_folio() does; unless it is charged already (a
+ *	page-cache folio a FUSE server moved in with splice()).
  */
 void __hgroup_mem_replace(struct folio *old, struct folio *new)
 {
 	u32 id = hgroup_mem_get_id(&old->page, false);
 	struct hgroup_memory *hm;
 
-	if (!id)
+	if (!id || hgroup_mem_get_id(&new->page, false))
 		return;
 	hm = hgroup_mem_from_id(id);
-	if (!hm)
+	if (!hm || !hgroup_mem_set_id(&new->page, id))
 		return;
 	page_counter_charge(&hm->counter, folio_nr_pages(new));
 	hgroup_mem_get(hm);
-	hgroup_mem_set_id(&new->page, id);
 }
 
 /**
@@ -502,7 +523,14 @@ static struct hgroup_memory *hgroup_domain_mem(struct hgroup_domain *d)
 /* Make @mm's target @hm (referenced by the caller, who gives it up). */
 static void hgroup_mem_retarget(struct mm_struct *mm, struct hgroup_memory *hm)
 {
-	hgroup_mem_put(xchg(&mm->hgroup_mem, hm));
+	hgroup_mem_put(unrcu_pointer(xchg(&mm->hgroup_mem,
+					  RCU_INITIALIZER(hm))));
+}
+
+/* @mm's target; the caller keeps it from changing or holds RCU. */
+static struct hgroup_memory *hgroup_mem_target(struct mm_struct *mm)
+{
+	return rcu_dereference_check(mm->hgroup_mem, true);
 }
 
 /**
@@ -515,8 +543,9 @@ void hgroup_mem_mm_init(struct mm_struct *mm)
 
 	rcu_read_lock();
 	hg = task_hgroup(current);
-	mm->hgroup_mem = hgroup_mem_get(hg ? hgroup_domain_mem(hg->domain) :
-					NULL);
+	RCU_INIT_POINTER(mm->hgroup_mem,
+			 hgroup_mem_get(hg ? hgroup_domain_mem(hg->domain) :
+					NULL));
 	rcu_read_unlock();
 }
 
@@ -531,7 +560,7 @@ void hgroup_mem_mm_init(struct mm_struct *mm)
  */
 void hgroup_mem_mm_drop(struct mm_struct *mm)
 {
-	hgroup_mem_put(xchg(&mm->hgroup_mem, NULL));
+	hgroup_mem_retarget(mm, NULL);
 }
 
 /**
@@ -547,7 +576,7 @@ void hgroup_mem_exec(struct mm_struct *mm)
 
 	rcu_read_lock();
 	hm = hgroup_domain_mem(task_hgroup(current)->domain);
-	if (READ_ONCE(mm->hgroup_mem) != hm)
+	if (hgroup_mem_target(mm) != hm)
 		hgroup_mem_retarget(mm, hgroup_mem_get(hm));
 	rcu_read_unlock();
 }
@@ -565,7 +594,7 @@ void hgroup_mem_fork(struct task_struct *p, struct hgroup_domain *d)
 {
 	struct hgroup_memory *hm = hgroup_domain_mem(d);
 
-	if (p->mm && p->mm != current->mm && p->mm->hgroup_mem != hm)
+	if (p->mm && p->mm != current->mm && hgroup_mem_target(p->mm) != hm)
 		hgroup_mem_retarget(p->mm, hgroup_mem_get(hm));
 }
 
@@ -573,8 +602,7 @@ void hgroup_mem_fork(struct task_struct *p, struct hgroup_domain *d)
  * hgroup_mem_enter - the caller's mm is charged to its new domain
  * @d: the domain the caller has just started; tasklist_lock held.
  *
- * Another process sharing the mm (CLONE_VM) is charged there too: it
- * chose to share with a process below its own domain.
+ * No other process shares the mm: set_domainid() refuses that.
  */
 void hgroup_mem_enter(struct hgroup_domain *d)
 {
@@ -584,9 +612,11 @@ void hgroup_mem_enter(struct hgroup_domain *d)
 		hgroup_mem_retarget(mm, hgroup_mem_get(hgroup_domain_mem(d)));
 }
 
+/* A grace period after the last reference: no charge can find it. */
 static void hgroup_mem_free_work(struct work_struct *work)
 {
-	struct hgroup_memory *hm = container_of(work, struct hgroup_memory,
+	struct hgroup_memory *hm = container_of(to_rcu_work(work),
+						struct hgroup_memory,
 						free_work);
 
 	xa_erase_irq(&hgroup_mem_ids, hm->id);
@@ -604,7 +634,7 @@ static void hgroup_mem_release(struct percpu_ref *ref)
 	struct hgroup_memory *hm = container_of(ref, struct hgroup_memory, ref);
 
 	WARN_ON_ONCE(page_counter_read(&hm->counter));
-	schedule_work(&hm->free_work);
+	queue_rcu_work(system_wq, &hm->free_work);
 }
 
 static void hgroup_mem_offline_work(struct work_struct *work)
@@ -647,7 +677,7 @@ struct hgroup_memory *hgroup_mem_alloc(void)
 		goto out_exit;
 	}
 	INIT_WORK(&hm->offline_work, hgroup_mem_offline_work);
-	INIT_WORK(&hm->free_work, hgroup_mem_free_work);
+	INIT_RCU_WORK(&hm->free_work, hgroup_mem_free_work);
 	page_counter_init(&hm->counter, NULL, false);
 	atomic_long_inc(&hgroup_nr_mem);
 	static_branch_deferred_inc(&hgroup_mem_key);
@@ -706,36 +736,50 @@ void hgroup_mem_domain_release(struct hgroup_domain *d)
 
 /*
  * HGROUP_ATTR_MEM: read through the generic calls as a property of the
- * domain; setting limits comes later.
+ * domain; setting limits comes later.  The usage is read after the locks
+ * are dropped, once the stocks that count in it are drained.
  */
 static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
 {
 	return -EOPNOTSUPP;
 }
 
-static int hgroup_mem_sync(void)
-{
-	if (!hgroup_mem_enabled)
-		return -EOPNOTSUPP;
-	hgroup_mem_drain(NULL);
-	return 0;
-}
-
 static void hgroup_mem_value(const struct hgroup *hg, struct hgroup_change *c)
 {
+	c->mem = hgroup_domain_mem(hg->domain);
+}
+
+static void hgroup_mem_get_value(struct hgroup_change *c)
+{
+	hgroup_mem_get(c->mem);
+}
+
+static void hgroup_mem_put_value(struct hgroup_change *c)
+{
+	hgroup_mem_put(c->mem);
 }
 
 static void hgroup_mem_read(struct hgroup *hg, void *kattr)
 {
-	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
 	struct hgroup_mem *mem = kattr;
 
 	mem->max = HGROUP_MEM_UNLIMITED;
 	mem->soft = 0;
+}
+
+static int hgroup_mem_to_user(const struct hgroup_change *c, void *kattr)
+{
+	struct hgroup_memory *hm = c->mem;
+	struct hgroup_mem *mem = kattr;
+
+	if (!hgroup_mem_enabled)
+		return -EOPNOTSUPP;
 	if (!hm)
-		return;
+		return 0;
+	hgroup_mem_drain(hm);
 	mem->usage = (u64)page_counter_read(&hm->counter) << PAGE_SHIFT;
 	mem->peak = (u64)READ_ONCE(hm->counter.watermark) << PAGE_SHIFT;
+	return 0;
 }
 
 const struct hgroup_restriction hgroup_mem_restriction = {
@@ -745,9 +789,11 @@ const struct hgroup_restriction hgroup_mem_restriction = {
 	.size		= sizeof(struct hgroup_mem),
 	.per_domain	= true,
 	.parse		= hgroup_mem_parse,
-	.sync		= hgroup_mem_sync,
+	.get		= hgroup_mem_get_value,
+	.put		= hgroup_mem_put_value,
 	.value		= hgroup_mem_value,
 	.read		= hgroup_mem_read,
+	.to_user	= hgroup_mem_to_user,
 };
 
 /**
@@ -769,8 +815,9 @@ static int __init hgroup_mem_init(void)
 	for_each_possible_cpu(cpu)
 		INIT_WORK(&per_cpu_ptr(&hgroup_mem_stock, cpu)->work,
 			  hgroup_mem_drain_work);
-	cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "hgroup/mem:online",
-				  NULL, hgroup_mem_cpu_offline);
+	/* The teardown of a PREPARE state runs once the CPU is dead. */
+	cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "hgroup/mem:dead",
+				  NULL, hgroup_mem_cpu_dead);
 	return 0;
 }
 subsys_initcall(hgroup_mem_init);

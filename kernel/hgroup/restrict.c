@@ -959,11 +959,6 @@ long hgroup_attr_get(pid_t pgid, unsigned int attr, void *kattr,
 		return -EOPNOTSUPP;
 	if (r->get_attr)
 		return r->get_attr(pgid, kattr);
-	if (r->sync) {
-		ret = r->sync();
-		if (ret)
-			return ret;
-	}
 	pid = hgroup_pgid_get(pgid);
 	if (!pid)
 		return -ESRCH;

@@ -26,7 +26,8 @@
  * - %EPERM: the caller is not in domain 0 of its PID namespace, or
  *   (checked after %EBUSY) its process group already leads a domain;
  * - %EBUSY: another process, zombies included, is in the caller's session
- *   or process group;
+ *   or process group, or shares or has shared the caller's memory;
+ * - %EAGAIN: no id is left for the domain or its memory object;
  * - %ENOMEM: out of memory.
  */
 SYSCALL_DEFINE1(set_domainid, unsigned int, flags)

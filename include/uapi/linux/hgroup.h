@@ -33,7 +33,9 @@
  *   process group already leads a domain (one whose creator is outside
  *   the namespace);
  * - ``EBUSY``: another process, a zombie too, is in the caller's session
- *   or process group;
+ *   or process group, or shares or has shared the caller's memory
+ *   (``clone()`` with ``CLONE_VM``, or the caller is a ``vfork()`` child
+ *   that has not called ``execve()``);
  * - ``EAGAIN``: as many domains exist as there can be pids;
  * - ``ENOMEM``: out of memory.
  */

@@ -17,7 +17,7 @@
  * parent, refunded exactly when freed and when the process exits; copy on
  * write after fork; tmpfs pages charged to the writer and refunded to its
  * domain after the domain ended (the object outlives it, a zombie, until
- * the file goes); exec; migration between nodes and THP splitting keep
+ * the file goes); migration between nodes and THP splitting keep
  * the counts; 1,000 processes in nested domains in nested PID namespaces
  * exiting together refund everything, and no object leaks.
  */
@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
@@ -327,20 +328,31 @@ static int get_mem(pid_t pgid, struct hgroup_mem *m)
 				   HGROUP_SCOPE_DOMAIN);
 }
 
-/* The usage of @pgid's domain in bytes, or -1. */
-static long long usage(pid_t pgid)
+/*
+ * Folios freed by munmap() or exit may wait in the per-CPU batches of
+ * the LRU code, still allocated and charged, until those are drained:
+ * writing drop_caches drains them on every CPU.
+ */
+static void settle(void)
+{
+	hg_write_file("/proc/sys/vm/drop_caches", "1");
+}
+
+/* The usage of @pgid's domain in bytes; the test fails if unreadable. */
+static long long usage_of(struct __test_metadata *_metadata, pid_t pgid,
+			  bool want_peak)
 {
 	struct hgroup_mem m;
 
-	return get_mem(pgid, &m) ? -1 : (long long)m.usage;
+	settle();
+	ASSERT_EQ(0, get_mem(pgid, &m)) {
+		TH_LOG("reading the memory of %d: %s", pgid, strerror(errno));
+	}
+	return want_peak ? m.peak : m.usage;
 }
 
-static long long peak(pid_t pgid)
-{
-	struct hgroup_mem m;
-
-	return get_mem(pgid, &m) ? -1 : (long long)m.peak;
-}
+#define usage(pgid)	usage_of(_metadata, pgid, false)
+#define peak(pgid)	usage_of(_metadata, pgid, true)
 
 /* The count @name in debugfs hgroup/objects, or -1. */
 static long hg_objects(const char *name)
@@ -464,10 +476,12 @@ TEST_F(mem, new_domain_reads_zero)
  */
 TEST_F(mem, anon_charged_to_domain_and_parent)
 {
-	long long a0, b0, a1, b1;
+	long long a0, b0, a1, b1, before;
+	struct hgroup_mem m;
 	pid_t a = start_root_worker(), b;
 
 	ASSERT_LT(0, a);
+	before = usage(a);
 	b = start_sub_worker(0, 1);
 	ASSERT_LT(0, b);
 	a0 = usage(a);
@@ -493,8 +507,10 @@ TEST_F(mem, anon_charged_to_domain_and_parent)
 	ASSERT_EQ(0, cmd(1, 'X', 0));
 	ASSERT_EQ(0, cmd(0, 'R', b));
 	workers[1].pid = 0;
-	EXPECT_GE(a0, usage(a));
-	EXPECT_ERRNO(ESRCH, usage(b));
+	/* All of worker 1 is gone, what it had before its domain too. */
+	EXPECT_GE(a0 - b0, usage(a));
+	EXPECT_EQ(before, usage(a));
+	EXPECT_ERRNO(ESRCH, get_mem(b, &m));
 }
 
 /*
@@ -539,6 +555,7 @@ TEST_F(mem, tmpfs_refunded_after_domain_ended)
 {
 	long long a0, b0, a1;
 	pid_t a = start_root_worker(), b;
+	struct hgroup_mem m;
 	long zombies;
 	char path[64];
 
@@ -556,7 +573,7 @@ TEST_F(mem, tmpfs_refunded_after_domain_ended)
 	ASSERT_EQ(0, cmd(0, 'R', b));
 	workers[1].pid = 0;
 	/* The domain is gone; its file is still charged, in its parent. */
-	EXPECT_ERRNO(ESRCH, usage(b));
+	EXPECT_ERRNO(ESRCH, get_mem(b, &m));
 	a1 = usage(a);
 	EXPECT_LE(12 * (long long)MIB, a1);
 	EXPECT_TRUE(HG_POLL(hg_objects("mem_zombies") == zombies + 1,
@@ -566,6 +583,62 @@ TEST_F(mem, tmpfs_refunded_after_domain_ended)
 	EXPECT_EQ(a1 - 12 * (long long)MIB, usage(a));
 	EXPECT_TRUE(HG_POLL(hg_objects("mem_zombies") == zombies,
 			    HG_SETTLE_MS));
+}
+
+/* Try to start a domain: 0 if refused with EBUSY, as it must be. */
+static int domain_busy(void)
+{
+	long r;
+
+	if (setsid() < 0)
+		return 1;
+	errno = 0;
+	r = sys_set_domainid(0);
+	return r == -1 && errno == EBUSY ? 0 : 2;
+}
+
+static int vm_child(void *arg)
+{
+	return domain_busy();
+}
+
+/*
+ * A process that shares its memory (clone(CLONE_VM), a vfork() child)
+ * cannot start a domain: EBUSY; nor can the process it shares it with,
+ * until it has a memory of its own (exec).
+ */
+TEST_F(mem, shared_memory_cannot_start_domain)
+{
+	pid_t p = fork();
+
+	ASSERT_LE(0, p);
+	if (p == 0) {
+		static char stack[1 << 16];
+		pid_t c;
+
+		c = clone(vm_child, stack + sizeof(stack), CLONE_VM | SIGCHLD,
+			  NULL);
+		if (c < 0 || wait_exit(c))
+			_exit(10);
+		/* The parent shared it too. */
+		if (domain_busy())
+			_exit(11);
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_exit(p));
+	p = fork();
+	ASSERT_LE(0, p);
+	if (p == 0) {
+		pid_t v = vfork();
+
+		if (v == 0)
+			_exit(domain_busy());
+		if (v < 0 || wait_exit(v))
+			_exit(12);
+		/* A vfork() parent is free once the child has gone. */
+		_exit(new_domain() > 0 ? 0 : 13);
+	}
+	EXPECT_EQ(0, wait_exit(p));
 }
 
 /* Pages moved to another node keep their charge, refunded exactly. */
@@ -618,7 +691,6 @@ TEST_F(mem, thp_split_keeps_counts)
 	ASSERT_LT(0, a);
 	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK))
 		SKIP(return, "no THP");
-	hg_write_file("/sys/kernel/mm/transparent_hugepage/defrag", "madvise");
 	a0 = usage(a);
 	ASSERT_EQ(0, cmd(0, 'H', 2));
 	if (anon_huge_kb(a) < 2048)
@@ -626,14 +698,18 @@ TEST_F(mem, thp_split_keeps_counts)
 	a1 = usage(a);
 	EXPECT_EQ(a0 + 2 * (long long)MIB, a1);
 	if (!access("/sys/devices/system/node/node1", F_OK)) {
-		/* Migrated whole or split: the charge is the same. */
-		EXPECT_LE(0, cmd(0, 'N', 1));
+		/* Migrated whole, or split first: the charge is the same. */
+		long left = cmd(0, 'N', 1);
+
+		EXPECT_LE(0, left);
+		EXPECT_GT(512, left);
+		TH_LOG("%ld of 512 pages not moved to node 1", left);
 		EXPECT_EQ(a1, usage(a));
 	}
 	ASSERT_EQ(0, cmd(0, 'P', 1));
 	/* Shrinkers split partly mapped huge pages; the unmapped half goes. */
 	EXPECT_TRUE(HG_POLL((hg_write_file("/proc/sys/vm/drop_caches", "3"),
-			     usage(a) == a1 - (long long)MIB), HG_SETTLE_MS));
+			     usage(a) <= a1 - (long long)MIB), HG_SETTLE_MS));
 	EXPECT_EQ(a1 - (long long)MIB, usage(a));
 	ASSERT_EQ(0, cmd(0, 'U', 0));
 	EXPECT_EQ(a0, usage(a));
