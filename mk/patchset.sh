@@ -553,6 +553,55 @@ bench_mem (not run as a test): faulting in and freeing 256 MiB in
 domain 0, in a domain and in a memory cgroup with memory.max.
 EOF2
 
+# Hard memory limits: mm's reclaim and OOM killer for a domain, and
+# hgroups' side.
+apply 0019-mm-reclaim-and-oom-for-hgroup-domain-limits.patch
+stage memlimit
+commit <<'EOF2'
+hgroup, mm: hard memory limits of domains
+
+HGROUP_ATTR_MEM now sets a domain's hard limit (max, in bytes, rounded
+down to pages), which holds for the domain and every domain below it:
+the page counter refuses a charge above it, except those memcg lets
+through its own limit (__GFP_NOFAIL, __GFP_HIGH, reclaim's own).  At
+the limit a charge reclaims the folios charged to that domain or below
+it, drains the per-CPU stocks and retries while reclaim makes progress,
+then has the OOM killer choose among the domain's processes, then
+fails, in the order of memcg's try_charge_memcg().  A limit set below
+the usage is set at once, then reclaimed and killed down to after the
+call's locks are dropped, as a memory.max write does.
+
+Lowering the limit is tightening, raising it lifting, under the rule of
+the other restrictions; as for the task limit, restricting needs no
+trust by the members.  Domain 0 has no limit.  The attribute grows
+event counts, the domain's own and its subtree's: limit hits, reclaim
+passes, OOM invocations and OOM kills.  The soft limit is refused with
+EOPNOTSUPP for now.
+EOF2
+stage memlimit tool
+commit <<'EOF2'
+tools/hgroup: hgctl --mem-max
+
+run and set take --mem-max=SIZE|max (K, M and G suffixes), the domain's
+hard memory limit; show prints it, and the domain's OOM kills.
+EOF2
+stage memlimit tests
+commit <<'EOF2'
+selftests/hgroup: test hard memory limits
+
+mem_test: bad limits with their errnos (0, below a page, above what the
+counter holds, output fields, a soft limit, domain 0) and nothing
+changed; lifting never beyond a domain above, not even by root; 30 MiB
+with a process touching 100 MiB: killed inside the domain, the peak
+never above the limit, the events counted where they happened, and a
+process outside unharmed; with no process that may be killed, mlock()
+fails with EAGAIN; a limit set below the usage kills down to it; a
+64 MiB file on ext2 read through read() and a mapping under 16 MiB, by
+reclaim and with no OOM kill.
+
+hgctl_test: --mem-max on run, read back by show.
+EOF2
+
 # Documentation.
 add Documentation/hgroup.rst
 maint "$repo/patches/MAINTAINERS.entry" Documentation/hgroup.rst

@@ -11,7 +11,8 @@
 #   devices       device access lists
 #   freeze        freezing
 #   sched         scheduling groups
-#   mem           memory charged to domains (the code as it is in the
+#   mem           memory charged to domains
+#   memlimit      hard memory limits (the code as it is in the
 #                 repository)
 #
 # The repository holds the last stage only.  patches/stages/NAME.patch
@@ -24,7 +25,7 @@
 #                              patches/stages/ again from DIR
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
-stages="domains restrictions sets devices freeze sched mem"
+stages="domains restrictions sets devices freeze sched mem memlimit"
 files="Kconfig include/linux/hgroup.h include/uapi/linux/hgroup.h kernel/hgroup
 	tools/testing/selftests/hgroup tools/hgroup"
 last=${stages##* }

@@ -284,6 +284,7 @@ static inline void hgroup_sched_fork(struct task_struct *p) { }
  */
 struct folio;
 struct folio_batch;
+struct hgroup_memory;
 struct mm_struct;
 struct page;
 struct page_ext_operations;
@@ -298,6 +299,9 @@ void __hgroup_mem_migrate(struct folio *old, struct folio *new);
 void __hgroup_mem_replace(struct folio *old, struct folio *new);
 void __hgroup_mem_split(struct page *head, int old_order, int new_order);
 bool __hgroup_mem_charged(struct page *page);
+unsigned long hgroup_mem_oom_pages(struct hgroup_memory *hm);
+bool hgroup_mem_oom_eligible(struct task_struct *p, struct hgroup_memory *hm);
+void hgroup_mem_oom_kill_event(struct mm_struct *mm);
 void hgroup_mem_mm_init(struct mm_struct *mm);
 void hgroup_mem_mm_drop(struct mm_struct *mm);
 void hgroup_mem_exec(struct mm_struct *mm);
@@ -413,6 +417,21 @@ static inline bool hgroup_mem_charged(struct page *page)
 static inline void hgroup_mem_mm_init(struct mm_struct *mm) { }
 static inline void hgroup_mem_mm_drop(struct mm_struct *mm) { }
 static inline void hgroup_mem_exec(struct mm_struct *mm) { }
+
+struct hgroup_memory;
+
+static inline unsigned long hgroup_mem_oom_pages(struct hgroup_memory *hm)
+{
+	return 0;
+}
+
+static inline bool hgroup_mem_oom_eligible(struct task_struct *p,
+					   struct hgroup_memory *hm)
+{
+	return true;
+}
+
+static inline void hgroup_mem_oom_kill_event(struct mm_struct *mm) { }
 #endif /* CONFIG_HGROUP_MEM */
 
 #endif /* _LINUX_HGROUP_H */

@@ -426,7 +426,8 @@ struct hgroup_restriction;
  * @freeze: the value of the freeze flags.
  * @tasks_max: the value of a task limit.
  * @sched_flags: the value of a domain's scheduling flags.
- * @mem: the memory object of a domain, for reading it (memory.c).
+ * @mem: of a domain's memory (memory.c): its object, for reading it
+ *	(@mem.obj, referenced with @get), and the hard limit in pages.
  * @cpu: the value of CPU limits; for a process group's, a new budget
  *	made ready (@cpu.budget, with its task group), whether the target
  *	gets it (@cpu.fresh, decided by the check of the members) and the
@@ -450,7 +451,10 @@ struct hgroup_change {
 		unsigned int freeze;
 		u64 tasks_max;
 		unsigned int sched_flags;
-		struct hgroup_memory *mem;
+		struct {
+			struct hgroup_memory *obj;
+			unsigned long max;
+		} mem;
 		struct {
 			u32 weight;
 			u64 quota_us;

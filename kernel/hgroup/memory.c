@@ -46,10 +46,12 @@
 #include <linux/local_lock.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/oom.h>
 #include <linux/page_counter.h>
 #include <linux/page_ext.h>
 #include <linux/percpu-refcount.h>
 #include <linux/slab.h>
+#include <linux/swap.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
@@ -57,6 +59,18 @@
 
 /* Pages a stock takes from the counters at once. */
 #define HGROUP_MEM_BATCH	64U
+
+/* Reclaim attempts without progress before the OOM killer, as memcg's. */
+#define HGROUP_MEM_RETRIES	16
+
+/* Events, counted in the domain and (hierarchically) in those above. */
+enum hgroup_mem_event {
+	HGROUP_MEM_EV_MAX,		/* a charge hit the hard limit */
+	HGROUP_MEM_EV_RECLAIM,		/* the limit's reclaim ran */
+	HGROUP_MEM_EV_OOM,		/* reclaim failed: OOM killer asked */
+	HGROUP_MEM_EV_OOM_KILL,		/* a process was killed for memory */
+	HGROUP_MEM_NR_EVENTS,
+};
 
 /**
  * struct hgroup_memory - the memory charged to one domain
@@ -69,6 +83,11 @@
  * @offline_work: drains the stocks caching the object when its domain
  *	ends, then kills @ref.
  * @free_work: frees the object a grace period after @ref reached zero.
+ * @events: the events of the domain, by enum hgroup_mem_event.
+ * @subtree_events: the same, of the domain and every domain below it.
+ *
+ * The hard limit is @counter's max, in pages; written with the domain's
+ * mutex and tasklist_lock (for reading) held, read with READ_ONCE().
  */
 struct hgroup_memory {
 	struct page_counter counter;
@@ -77,6 +96,8 @@ struct hgroup_memory {
 	struct hgroup_memory *parent;
 	struct work_struct offline_work;
 	struct rcu_work free_work;
+	atomic_long_t events[HGROUP_MEM_NR_EVENTS];
+	atomic_long_t subtree_events[HGROUP_MEM_NR_EVENTS];
 };
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(hgroup_mem_key, HZ);
@@ -241,9 +262,11 @@ static bool hgroup_mem_below(struct hgroup_memory *hm,
 
 /*
  * Drain the stocks of every CPU that caches @root or an object below it,
- * as they count in @root's counter, and wait for them.  May sleep.
+ * as they count in @root's counter, and wait for them, if @wait.  May
+ * sleep.  Without @wait (a charge at its limit) it does not wait for
+ * another drain to finish either, as memcg's drain_all_stock().
  */
-static void hgroup_mem_drain(struct hgroup_memory *root)
+static void __hgroup_mem_drain(struct hgroup_memory *root, bool wait)
 {
 	struct hgroup_memory *cached;
 	cpumask_var_t cpus;
@@ -251,8 +274,19 @@ static void hgroup_mem_drain(struct hgroup_memory *root)
 
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		return;
-	mutex_lock(&hgroup_mem_drain_mutex);
-	cpus_read_lock();
+	if (wait) {
+		mutex_lock(&hgroup_mem_drain_mutex);
+	} else if (!mutex_trylock(&hgroup_mem_drain_mutex)) {
+		free_cpumask_var(cpus);
+		return;
+	}
+	/*
+	 * No cpus_read_lock(): a charge drains with the mmap_lock held,
+	 * which CPU hotplug (through cpuset) nests inside.  A CPU going
+	 * away meanwhile has its stock drained when it is dead; the work
+	 * queued for it then runs elsewhere and drains a stock that may
+	 * as well be drained, as memcg's drain_all_stock() reasons.
+	 */
 	for_each_online_cpu(cpu) {
 		struct hgroup_mem_stock *stock = per_cpu_ptr(&hgroup_mem_stock,
 							     cpu);
@@ -269,10 +303,86 @@ static void hgroup_mem_drain(struct hgroup_memory *root)
 		}
 	}
 	for_each_cpu(cpu, cpus)
-		flush_work(&per_cpu_ptr(&hgroup_mem_stock, cpu)->work);
-	cpus_read_unlock();
+		if (wait)
+			flush_work(&per_cpu_ptr(&hgroup_mem_stock, cpu)->work);
 	mutex_unlock(&hgroup_mem_drain_mutex);
 	free_cpumask_var(cpus);
+}
+
+static void hgroup_mem_drain(struct hgroup_memory *root)
+{
+	__hgroup_mem_drain(root, true);
+}
+
+/* Count event @ev of @hm: its own, and in the subtree of each above. */
+static void hgroup_mem_event(struct hgroup_memory *hm,
+			     enum hgroup_mem_event ev)
+{
+	atomic_long_inc(&hm->events[ev]);
+	for (; hm; hm = hm->parent)
+		atomic_long_inc(&hm->subtree_events[ev]);
+}
+
+/* Pages @hm may still be charged, by its own limit and those above. */
+static unsigned long hgroup_mem_margin(struct hgroup_memory *hm)
+{
+	unsigned long margin = PAGE_COUNTER_MAX, usage, max;
+
+	for (; hm; hm = hm->parent) {
+		usage = page_counter_read(&hm->counter);
+		max = READ_ONCE(hm->counter.max);
+		margin = min(margin, usage < max ? max - usage : 0);
+	}
+	return margin;
+}
+
+/*
+ * Is @folio charged to @arg, or below it?  Called by the reclaim with an
+ * LRU lock held: a folio on an LRU list is not freed yet, so the object
+ * it is charged to is alive.
+ */
+static bool hgroup_mem_owned(struct folio *folio, void *arg)
+{
+	u32 id = hgroup_mem_get_id(&folio->page, false);
+	struct hgroup_memory *hm;
+
+	if (!id)
+		return false;
+	hm = xa_load(&hgroup_mem_ids, id);
+	return hgroup_mem_below(hm, arg);
+}
+
+/* A task being killed or exiting: the OOM killer has done its part. */
+static bool hgroup_mem_task_dying(void)
+{
+	return tsk_is_oom_victim(current) || fatal_signal_pending(current) ||
+	       (current->flags & PF_EXITING);
+}
+
+/*
+ * The OOM killer, within @over's domain and those below it: false if it
+ * found nothing to kill.  Only for small allocations, as for memcg.
+ */
+static bool hgroup_mem_oom(struct hgroup_memory *over, gfp_t gfp, int order)
+{
+	struct oom_control oc = {
+		.hgroup = over,
+		.gfp_mask = gfp,
+		.order = order,
+	};
+	bool ret = true;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return false;
+	hgroup_mem_event(over, HGROUP_MEM_EV_OOM);
+	if (mutex_lock_killable(&oom_lock))
+		return true;
+	if (hgroup_mem_margin(over) >= (1U << order))
+		goto unlock;
+	ret = hgroup_mem_task_dying() || out_of_memory(&oc);
+unlock:
+	mutex_unlock(&oom_lock);
+	return ret;
 }
 
 /* A CPU that is dead gives its stock back; nothing runs there. */
@@ -323,29 +433,73 @@ static void hgroup_mem_refill_stock(struct hgroup_memory *hm,
 }
 
 /*
- * Charge @nr pages to @hm and every object above it.  No limit can be set
- * yet, so only a counter at PAGE_COUNTER_MAX refuses.
+ * Charge @nr pages to @hm and every object above it.  At a limit: reclaim
+ * the folios charged there, drain the stocks, retry while reclaim makes
+ * progress, then the OOM killer within the domain whose limit was hit,
+ * then fail, in the order and with the exceptions of memcg's
+ * try_charge_memcg().  Charges that must not fail (__GFP_NOFAIL,
+ * __GFP_HIGH, and reclaimers) go over the limit.
  */
 static int hgroup_mem_try_charge(struct hgroup_memory *hm, unsigned int nr,
 				 gfp_t gfp)
 {
 	unsigned int batch = max(HGROUP_MEM_BATCH, nr);
+	int retries = HGROUP_MEM_RETRIES;
+	bool drained = false, passed_oom = false;
+	struct hgroup_memory *over;
 	struct page_counter *fail;
+	unsigned long reclaimed;
 
 	if (hgroup_mem_consume_stock(hm, nr))
 		return 0;
+retry:
 	if (page_counter_try_charge(&hm->counter, batch, &fail)) {
 		if (batch > nr)
 			hgroup_mem_refill_stock(hm, batch - nr);
 		return 0;
 	}
-	if (batch > nr && page_counter_try_charge(&hm->counter, nr, &fail))
-		return 0;
-	if (gfp & __GFP_NOFAIL) {
-		page_counter_charge(&hm->counter, nr);
-		return 0;
+	if (batch > nr) {
+		batch = nr;
+		goto retry;
 	}
-	return -ENOMEM;
+	over = container_of(fail, struct hgroup_memory, counter);
+	hgroup_mem_event(over, HGROUP_MEM_EV_MAX);
+	/* Reclaim allocating must not recurse into reclaim: let it pass. */
+	if (unlikely(current->flags & PF_MEMALLOC))
+		goto force;
+	if (!gfpflags_allow_blocking(gfp))
+		goto nomem;
+	if (passed_oom && hgroup_mem_task_dying())
+		goto nomem;
+	hgroup_mem_event(over, HGROUP_MEM_EV_RECLAIM);
+	reclaimed = reclaim_owned_folios(hgroup_mem_owned, over,
+					 max(nr, SWAP_CLUSTER_MAX), gfp);
+	if (hgroup_mem_margin(hm) >= nr)
+		goto retry;
+	if (!drained) {
+		__hgroup_mem_drain(over, false);
+		drained = true;
+		goto retry;
+	}
+	if (gfp & __GFP_NORETRY)
+		goto nomem;
+	if (reclaimed && nr <= (1U << PAGE_ALLOC_COSTLY_ORDER))
+		goto retry;
+	if (gfp & __GFP_RETRY_MAYFAIL)
+		goto nomem;
+	if (retries--)
+		goto retry;
+	if (hgroup_mem_oom(over, gfp, get_order(nr * PAGE_SIZE))) {
+		passed_oom = true;
+		retries = HGROUP_MEM_RETRIES;
+		goto retry;
+	}
+nomem:
+	if (!(gfp & (__GFP_NOFAIL | __GFP_HIGH)))
+		return -ENOMEM;
+force:
+	page_counter_charge(&hm->counter, nr);
+	return 0;
 }
 
 /* Refund @nr pages of @nr_folios folios charged to @id. */
@@ -512,6 +666,58 @@ void __hgroup_mem_split(struct page *head, int old_order, int new_order)
 bool __hgroup_mem_charged(struct page *page)
 {
 	return hgroup_mem_get_id(page, false);
+}
+
+/**
+ * hgroup_mem_oom_pages - the limit an OOM kill for a domain is about
+ * @hm: the domain's memory object.
+ *
+ * Return: its hard limit in pages, for the badness of the candidates.
+ */
+unsigned long hgroup_mem_oom_pages(struct hgroup_memory *hm)
+{
+	return READ_ONCE(hm->counter.max);
+}
+
+/**
+ * hgroup_mem_oom_eligible - may the OOM killer for a domain take a task?
+ * @p: a candidate; RCU held.
+ * @hm: the domain's memory object.
+ *
+ * Return: true if @p's memory is charged to @hm's domain or below it.
+ */
+bool hgroup_mem_oom_eligible(struct task_struct *p, struct hgroup_memory *hm)
+{
+	struct task_struct *t;
+	bool ret;
+
+	/* As find_lock_task_mm(): any thread that still has the mm. */
+	for_each_thread(p, t) {
+		task_lock(t);
+		if (t->mm) {
+			ret = hgroup_mem_below(rcu_dereference(t->mm->hgroup_mem),
+					       hm);
+			task_unlock(t);
+			return ret;
+		}
+		task_unlock(t);
+	}
+	return false;
+}
+
+/**
+ * hgroup_mem_oom_kill_event - a process is killed for want of memory
+ * @mm: its mm; the kill counts in the domain charged for it.
+ */
+void hgroup_mem_oom_kill_event(struct mm_struct *mm)
+{
+	struct hgroup_memory *hm;
+
+	rcu_read_lock();
+	hm = rcu_dereference(mm->hgroup_mem);
+	if (hm)
+		hgroup_mem_event(hm, HGROUP_MEM_EV_OOM_KILL);
+	rcu_read_unlock();
 }
 
 /* The object the members of @d charge, or NULL; RCU or a reference. */
@@ -735,41 +941,138 @@ void hgroup_mem_domain_release(struct hgroup_domain *d)
 }
 
 /*
- * HGROUP_ATTR_MEM: read through the generic calls as a property of the
- * domain; setting limits comes later.  The usage is read after the locks
- * are dropped, once the stocks that count in it are drained.
+ * HGROUP_ATTR_MEM, a property of the domain.  Lowering the hard limit is
+ * tightening, raising it lifting.  A new limit is set at once (charges
+ * above it fail from then on) and then, after the locks, reclaimed down
+ * to, as a write of memory.max does: reclaim, then the OOM killer within
+ * the domain, until the usage is under it or nothing is left to kill.
+ * The usage is read after the locks are dropped, once the stocks that
+ * count in it are drained.
  */
+
+/* The hard limit of @hg's domain in pages; domain 0 has none. */
+static unsigned long hgroup_mem_max(const struct hgroup *hg)
+{
+	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
+
+	return hm ? READ_ONCE(hm->counter.max) : PAGE_COUNTER_MAX;
+}
+
 static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
 {
-	return -EOPNOTSUPP;
+	const struct hgroup_mem *mem = kattr;
+
+	if (!hgroup_mem_enabled)
+		return -EOPNOTSUPP;
+	if (mem->usage || mem->peak ||
+	    memchr_inv(&mem->local, 0, sizeof(mem->local)) ||
+	    memchr_inv(&mem->subtree, 0, sizeof(mem->subtree)))
+		return -EINVAL;
+	c->mem.max = PAGE_COUNTER_MAX;
+	if (mem->max != HGROUP_MEM_UNLIMITED) {
+		if (mem->max < PAGE_SIZE ||
+		    mem->max >> PAGE_SHIFT >= PAGE_COUNTER_MAX)
+			return -EINVAL;
+		c->mem.max = mem->max >> PAGE_SHIFT;
+	}
+	/* The soft limit comes with a later patch. */
+	if (mem->soft)
+		return -EOPNOTSUPP;
+	return 0;
 }
 
 static void hgroup_mem_value(const struct hgroup *hg, struct hgroup_change *c)
 {
-	c->mem = hgroup_domain_mem(hg->domain);
+	c->mem.obj = hgroup_domain_mem(hg->domain);
+	c->mem.max = hgroup_mem_max(hg);
 }
 
 static void hgroup_mem_get_value(struct hgroup_change *c)
 {
-	hgroup_mem_get(c->mem);
+	hgroup_mem_get(c->mem.obj);
 }
 
 static void hgroup_mem_put_value(struct hgroup_change *c)
 {
-	hgroup_mem_put(c->mem);
+	hgroup_mem_put(c->mem.obj);
+}
+
+static bool hgroup_mem_allows(const struct hgroup *limit,
+			      const struct hgroup *hg,
+			      const struct hgroup_change *c)
+{
+	return c->mem.max <= hgroup_mem_max(hg) ||
+	       c->mem.max <= hgroup_mem_max(limit);
+}
+
+static bool hgroup_mem_lifts_only(const struct hgroup *hg,
+				  const struct hgroup_change *c)
+{
+	return c->mem.max >= hgroup_mem_max(hg);
+}
+
+static void hgroup_mem_apply(struct hgroup *hg, struct hgroup_change *c)
+{
+	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
+
+	if (hm)
+		WRITE_ONCE(hm->counter.max, c->mem.max);
+}
+
+/* Reclaim, then kill, down to the new limit; the domain's mutex held. */
+static void hgroup_mem_commit(const struct hgroup_change *c)
+{
+	struct hgroup_memory *hm = hgroup_domain_mem(c->domain);
+	int retries = HGROUP_MEM_RETRIES;
+	unsigned long usage, max;
+	bool drained = false;
+
+	if (!hm)
+		return;
+	for (;;) {
+		usage = page_counter_read(&hm->counter);
+		max = READ_ONCE(hm->counter.max);
+		if (usage <= max || signal_pending(current))
+			break;
+		if (!drained) {
+			hgroup_mem_drain(hm);
+			drained = true;
+			continue;
+		}
+		if (retries) {
+			hgroup_mem_event(hm, HGROUP_MEM_EV_RECLAIM);
+			if (!reclaim_owned_folios(hgroup_mem_owned, hm,
+						  usage - max, GFP_KERNEL))
+				retries--;
+			continue;
+		}
+		if (!hgroup_mem_oom(hm, GFP_KERNEL, 0))
+			break;
+	}
+}
+
+static void hgroup_mem_events_read(atomic_long_t *ev,
+				   struct hgroup_mem_events *out)
+{
+	out->max = atomic_long_read(&ev[HGROUP_MEM_EV_MAX]);
+	out->reclaim = atomic_long_read(&ev[HGROUP_MEM_EV_RECLAIM]);
+	out->oom = atomic_long_read(&ev[HGROUP_MEM_EV_OOM]);
+	out->oom_kill = atomic_long_read(&ev[HGROUP_MEM_EV_OOM_KILL]);
 }
 
 static void hgroup_mem_read(struct hgroup *hg, void *kattr)
 {
+	unsigned long max = hgroup_mem_max(hg);
 	struct hgroup_mem *mem = kattr;
 
-	mem->max = HGROUP_MEM_UNLIMITED;
+	mem->max = max == PAGE_COUNTER_MAX ? HGROUP_MEM_UNLIMITED :
+		   (u64)max << PAGE_SHIFT;
 	mem->soft = 0;
 }
 
 static int hgroup_mem_to_user(const struct hgroup_change *c, void *kattr)
 {
-	struct hgroup_memory *hm = c->mem;
+	struct hgroup_memory *hm = c->mem.obj;
 	struct hgroup_mem *mem = kattr;
 
 	if (!hgroup_mem_enabled)
@@ -779,6 +1082,8 @@ static int hgroup_mem_to_user(const struct hgroup_change *c, void *kattr)
 	hgroup_mem_drain(hm);
 	mem->usage = (u64)page_counter_read(&hm->counter) << PAGE_SHIFT;
 	mem->peak = (u64)READ_ONCE(hm->counter.watermark) << PAGE_SHIFT;
+	hgroup_mem_events_read(hm->events, &mem->local);
+	hgroup_mem_events_read(hm->subtree_events, &mem->subtree);
 	return 0;
 }
 
@@ -788,10 +1093,15 @@ const struct hgroup_restriction hgroup_mem_restriction = {
 	.size_ver0	= HGROUP_MEM_SIZE_VER0,
 	.size		= sizeof(struct hgroup_mem),
 	.per_domain	= true,
+	.no_trust	= true,
 	.parse		= hgroup_mem_parse,
 	.get		= hgroup_mem_get_value,
 	.put		= hgroup_mem_put_value,
 	.value		= hgroup_mem_value,
+	.allows		= hgroup_mem_allows,
+	.lifts_only	= hgroup_mem_lifts_only,
+	.apply		= hgroup_mem_apply,
+	.commit		= hgroup_mem_commit,
 	.read		= hgroup_mem_read,
 	.to_user	= hgroup_mem_to_user,
 };

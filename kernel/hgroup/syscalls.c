@@ -64,6 +64,7 @@ union hgroup_kattr {
 	struct hgroup_sched sched;
 	struct hgroup_cpu cpu;
 	struct hgroup_redirect redirect;
+	struct hgroup_mem mem;
 };
 
 /*

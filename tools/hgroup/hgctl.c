@@ -142,7 +142,8 @@ static const struct hint attr_hints[] = {
 
 static const struct hint domain_hints[] = {
 	{ EPERM, "not in domain 0 of its PID namespace, or leads a domain" },
-	{ EBUSY, "another process is in the session or process group" },
+	{ EBUSY,
+	  "another process is in the session or process group, or shares the memory" },
 	{ ENOHGROUPS, "kernel without hgroups" },
 	{ 0, NULL }
 };
@@ -461,7 +462,7 @@ static unsigned int sys_attr(unsigned int attr)
 static const unsigned int attr_order[] = {
 	HGROUP_ATTR_CPUS, HGROUP_ATTR_MEMS, HGROUP_ATTR_DEVICES,
 	HGROUP_ATTR_FREEZE, HGROUP_ATTR_TASKS, HGROUP_ATTR_SCHED,
-	HGROUP_ATTR_CPU, ATTR_BUDGET,
+	HGROUP_ATTR_CPU, ATTR_BUDGET, HGROUP_ATTR_MEM,
 };
 
 /* --weight-max and --cpu-max, of the domain or of a budget. */
@@ -480,6 +481,7 @@ struct opts {
 	struct hgroup_dev_rule rules[HGROUP_DEV_MAX_RULES];
 	__u32 freeze;
 	__u64 tasks_max;
+	__u64 mem_max;
 	__u32 group;
 	struct cpu_opt cpu, budget;
 };
@@ -512,6 +514,9 @@ static void opt_value(const struct opts *o, unsigned int attr,
 		break;
 	case HGROUP_ATTR_TASKS:
 		v->tasks.max = o->tasks_max;
+		break;
+	case HGROUP_ATTR_MEM:
+		v->mem.max = o->mem_max;
 		break;
 	case HGROUP_ATTR_SCHED:
 		v->sched.flags = o->group;
@@ -576,6 +581,10 @@ static bool attr_matches(const struct opts *o, unsigned int attr,
 		return r->v.fz.flags == o->freeze;
 	case HGROUP_ATTR_TASKS:
 		return r->v.tasks.max == o->tasks_max;
+	case HGROUP_ATTR_MEM:
+		/* The kernel keeps whole pages. */
+		return r->v.mem.max == (o->mem_max == HGROUP_MEM_UNLIMITED ?
+					o->mem_max : o->mem_max & ~4095ULL);
 	case HGROUP_ATTR_SCHED:
 		return r->v.sched.flags == o->group;
 	case HGROUP_ATTR_CPU:
@@ -1033,11 +1042,17 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 		printf(" group=%s", err ? "?" : group_name(r.v.sched.flags));
 	} else if (attr == HGROUP_ATTR_MEM) {
 		if (err) {
-			printf(" mem=? mem-peak=?");
+			printf(" mem=? mem-max=? mem-peak=?");
 			return;
 		}
 		print_size("mem", r.v.mem.usage);
+		if (r.v.mem.max == HGROUP_MEM_UNLIMITED)
+			printf(" mem-max=max");
+		else
+			print_size("mem-max", r.v.mem.max);
 		print_size("mem-peak", r.v.mem.peak);
+		printf(" oom-kills=%llu",
+		       (unsigned long long)r.v.mem.local.oom_kill);
 	} else if (attr == ATTR_BUDGET) {
 		if (err) {
 			printf(" budget=?");
@@ -1569,6 +1584,7 @@ enum {
 	OPT_CPUS = 256, OPT_MEMS, OPT_TASKS, OPT_DEVICE, OPT_POLICY,
 	OPT_FREEZE, OPT_DOMAIN, OPT_WAIT, OPT_RECURSIVE, OPT_GROUP,
 	OPT_WEIGHT, OPT_CPU_MAX, OPT_BUDGET_WEIGHT, OPT_BUDGET_CPU_MAX,
+	OPT_MEM_MAX,
 };
 
 #define OPTBIT(o)	BIT((o) - OPT_CPUS)
@@ -1576,13 +1592,15 @@ enum {
 			 OPTBIT(OPT_TASKS) | OPTBIT(OPT_DEVICE) | \
 			 OPTBIT(OPT_GROUP) | OPTBIT(OPT_WEIGHT) | \
 			 OPTBIT(OPT_CPU_MAX) | OPTBIT(OPT_BUDGET_WEIGHT) | \
-			 OPTBIT(OPT_BUDGET_CPU_MAX) | OPTBIT(OPT_POLICY))
+			 OPTBIT(OPT_BUDGET_CPU_MAX) | OPTBIT(OPT_POLICY) | \
+			 OPTBIT(OPT_MEM_MAX))
 #define SET_OPTS	(RESTRICT_OPTS | OPTBIT(OPT_FREEZE) | OPTBIT(OPT_DOMAIN))
 
 static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "mems", required_argument, NULL, OPT_MEMS },
 	{ "tasks-max", required_argument, NULL, OPT_TASKS },
+	{ "mem-max", required_argument, NULL, OPT_MEM_MAX },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "weight-max", required_argument, NULL, OPT_WEIGHT },
 	{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
@@ -1629,6 +1647,8 @@ static const char usage_text[] =
 "  --cpus=LIST            CPUs, e.g. 0-2,5\n"
 "  --mems=LIST            memory nodes\n"
 "  --tasks-max=N|max      most tasks in the domain and its sub-domains\n"
+"  --mem-max=SIZE|max     the domain's hard memory limit, bytes or with a\n"
+"                         K, M or G suffix (powers of 1024)\n"
 "  --group=G              scheduling groups of the domain: none, pgrp (each\n"
 "                         process group), domain (each sub-domain) or\n"
 "                         pgrp,domain\n"
@@ -1671,6 +1691,24 @@ static const char *handle_opt(struct opts *o, int opt, const char *arg)
 		o->tasks_max = strtoull(arg, &end, 10);
 		if (!isdigit((unsigned char)*arg) || *end || errno)
 			return "expected a number or max";
+		break;
+	case OPT_MEM_MAX:
+		o->have |= BIT(HGROUP_ATTR_MEM);
+		o->mem_max = HGROUP_MEM_UNLIMITED;
+		if (!strcmp(arg, "max"))
+			break;
+		errno = 0;
+		o->mem_max = strtoull(arg, &end, 10);
+		if (!isdigit((unsigned char)*arg) || errno)
+			return "expected a size (K, M, G suffixes) or max";
+		if (*end) {
+			const char *u = strchr("KMG", *end);
+
+			if (!u || end[1] ||
+			    o->mem_max > (~0ULL >> (10 * (u - "KMG" + 1))))
+				return "expected a size (K, M, G suffixes) or max";
+			o->mem_max <<= 10 * (u - "KMG" + 1);
+		}
 		break;
 	case OPT_WEIGHT:
 	case OPT_BUDGET_WEIGHT:

@@ -431,30 +431,63 @@ struct hgroup_redirect {
 #define HGROUP_MEM_UNLIMITED	(~0ULL)
 
 /**
+ * struct hgroup_mem_events - counts of memory events of a domain
+ * @max: charges that found the hard limit reached.
+ * @reclaim: passes of reclaim for the hard limit.
+ * @oom: times reclaim could not make room and the OOM killer was asked.
+ * @oom_kill: processes killed for want of memory (by the OOM killer for
+ *	a domain's limit or the system's), counted where they were charged.
+ */
+struct hgroup_mem_events {
+	__u64 max;
+	__u64 reclaim;
+	__u64 oom;
+	__u64 oom_kill;
+};
+
+/**
  * struct hgroup_mem - the memory charged to a domain
- * @max: the hard limit, in bytes; %HGROUP_MEM_UNLIMITED, the default, is
- *	none.  Setting limits is not implemented yet: hgroup_set_attr()
- *	refuses it with ``EOPNOTSUPP``.
- * @soft: the soft limit, in bytes; 0, the default, is none.
+ * @max: the hard limit, in bytes, rounded down to pages; at least one
+ *	page; %HGROUP_MEM_UNLIMITED, the default, is none.  At the limit a
+ *	charge reclaims the domain's own memory (page cache dropped, written
+ *	back or anonymous memory swapped), then has the OOM killer choose
+ *	among the domain's processes (``oom_score_adj`` honoured), then
+ *	fails: a page fault kills the faulting process, and calls that can
+ *	report it fail (``mlock()`` with ``EAGAIN``, ``read()`` and
+ *	``write()`` with ``ENOMEM``).  Setting it below the usage reclaims
+ *	and kills down to it, as far as possible, after the call has set it.
+ *	Lowering it is tightening, raising it lifting.
+ * @soft: the soft limit, in bytes; 0, the default, is none.  Not
+ *	implemented yet: a non-zero value is refused with ``EOPNOTSUPP``.
  * @usage: output: the bytes of user memory (anonymous, page cache,
  *	shmem and tmpfs) charged to the domain and its sub-domains, exact
  *	at the moment of reading.
  * @peak: output: the highest @usage since the domain was made.
+ * @local: output: the domain's own events.
+ * @subtree: output: the events of the domain and every domain below it.
  *
  * Memory is charged, in pages, to the domain of the process it is
  * faulted in for (the owner of the mm; for page cache, the process that
  * reads or writes it), and to every domain above; it is refunded to the
  * domain charged when it is freed, also after that domain has ended.
- * Domain 0 is not charged: it reads 0.  Kernel memory (page tables, slab,
- * pipe and socket buffers), hugetlbfs pages and swap are not charged.
+ * Domain 0 is not charged: it reads 0, and has no limit.  Kernel memory
+ * (page tables, slab, pipe and socket buffers), hugetlbfs pages and swap
+ * are not charged.  Errors of hgroup_set_attr(): ``EINVAL`` for a limit
+ * below a page or above what the kernel counts (but
+ * %HGROUP_MEM_UNLIMITED), or a non-zero output field; ``EOPNOTSUPP`` for
+ * a soft limit, or when the kernel charges no memory (booted with
+ * ``hgroup_memory=off``).
  */
 struct hgroup_mem {
 	__u64 max;
 	__u64 soft;
 	__u64 usage;
 	__u64 peak;
+	struct hgroup_mem_events local;
+	struct hgroup_mem_events subtree;
 };
 
 #define HGROUP_MEM_SIZE_VER0	32
+#define HGROUP_MEM_SIZE_VER1	96
 
 #endif /* _UAPI_LINUX_HGROUP_H */

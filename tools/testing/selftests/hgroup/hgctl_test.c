@@ -169,8 +169,18 @@ TEST(group_run_set_show)
 	EXPECT_NE(NULL, strstr(out, "weight-max=50 cpu-max=20000/50000 "));
 	/* The domain's memory: some, in kibibytes at least. */
 	EXPECT_NE(NULL, strstr(out, " mem-peak="));
+	EXPECT_NE(NULL, strstr(out, " mem-max=max "));
 	EXPECT_EQ(NULL, strstr(out, " mem=?"));
 	EXPECT_EQ(NULL, strstr(out, " mem=0 "));
+	/* A memory limit given on run, in whole pages, read back by show. */
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
+			       "run --mem-max=64M -- /bin/sh -c 'PATH=%s:$PATH; hgctl show $$'",
+			       "/hg/bin"));
+	EXPECT_NE(NULL, strstr(out, " mem-max=64M "));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --mem-max=12Q -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+	EXPECT_EQ(127, run_hgctl(out, sizeof(out), "run --mem-max=1 -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
 	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --cpu-max=lots -- true"));
 	EXPECT_NE(NULL, strstr(out, "EINVAL"));
 	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --weight-max=0 -- true"));
