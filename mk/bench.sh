@@ -94,7 +94,9 @@ pairs = (('hgpush', 'cgpush', 'CPU-set change reaching 1,000 sleeping threads: h
          ('setpgidgrp', 'setpgidoff', 'fork, setpgid, exit: a task group per process group / none'),
          ('memdom', 'memroot', 'fault in and free 256 MiB: in a domain / domain 0'),
          ('memcg', 'memroot', 'fault in and free 256 MiB: memory cgroup, memory.max=512M / root'),
-         ('memdom', 'memcg', 'fault in and free 256 MiB: in a domain / in a memory cgroup'))
+         ('memdom', 'memcg', 'fault in and free 256 MiB: in a domain / in a memory cgroup'),
+         ('memlim', 'memroot', 'fault in and free 256 MiB: domain with a 512M limit / domain 0'),
+         ('memlim', 'memcg', 'fault in and free 256 MiB: domain with a 512M limit / memory cgroup'))
 shown = False
 for a, b, what in pairs:
     if a not in t or b not in t:

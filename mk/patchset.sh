@@ -600,6 +600,8 @@ fails with EAGAIN; a limit set below the usage kills down to it; a
 reclaim and with no OOM kill.
 
 hgctl_test: --mem-max on run, read back by show.
+
+bench_mem: a domain with a limit it does not reach beside the others.
 EOF2
 
 # Documentation.

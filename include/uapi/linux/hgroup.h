@@ -139,7 +139,8 @@
  * - ``ENOSPC``: hgroup_get_attr(): the device rule buffer is too small;
  *   &hgroup_devices.nr_rules has been set to the number needed;
  * - ``EOPNOTSUPP``: the kernel cannot enforce @attr (memory nodes without
- *   %CONFIG_CPUSETS);
+ *   %CONFIG_CPUSETS, memory without %CONFIG_HGROUP_MEM or with
+ *   ``hgroup_memory=off``), or a soft memory limit (not implemented);
  * - ``EXDEV``, ``EBUSY``: see &struct hgroup_redirect;
  * - ``EINTR``: a fatal signal arrived while waiting;
  * - ``ENOMEM``: out of memory.

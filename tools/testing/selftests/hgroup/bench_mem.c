@@ -7,6 +7,7 @@
  *   memroot  domain 0 (not charged), the root cgroup: on the baseline
  *            kernel, no hgroups at all
  *   memdom   a domain of its own, which charges every page to it
+ *   memlim   the same with a hard limit it does not reach (512M)
  *   memcg    a memory cgroup with memory.max = 512M, in domain 0
  *
  * The loops run one after the other in each repetition, so that they are
@@ -26,7 +27,7 @@
 
 #define CG	"/sys/fs/cgroup"
 
-enum where { ROOT, DOMAIN, MEMCG };
+enum where { ROOT, DOMAIN, LIMITED, MEMCG };
 
 static size_t len;
 
@@ -47,8 +48,15 @@ static double fault_loop(enum where where, long n)
 		size_t off;
 
 		snprintf(self, sizeof(self), "%d", getpid());
-		if (where == DOMAIN && new_domain() <= 0)
+		if ((where == DOMAIN || where == LIMITED) && new_domain() <= 0)
 			_exit(1);
+		if (where == LIMITED) {
+			struct hgroup_mem m = { .max = 512ULL << 20 };
+
+			if (sys_hgroup_set_attr(0, HGROUP_ATTR_MEM, &m,
+						sizeof(m), HGROUP_SCOPE_DOMAIN))
+				_exit(1);
+		}
 		if (where == MEMCG &&
 		    hg_write_file(CG "/hgbench_mem/cgroup.procs", self))
 			_exit(1);
@@ -118,9 +126,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_mem: no memory cgroup, memcg left out\n");
 	for (r = 0; r < reps; r++) {
 		printf("bench memroot %ld %.6f\n", r, fault_loop(ROOT, n));
-		if (have_domain)
+		if (have_domain) {
 			printf("bench memdom %ld %.6f\n", r,
 			       fault_loop(DOMAIN, n));
+			printf("bench memlim %ld %.6f\n", r,
+			       fault_loop(LIMITED, n));
+		}
 		if (have_memcg)
 			printf("bench memcg %ld %.6f\n", r,
 			       fault_loop(MEMCG, n));
