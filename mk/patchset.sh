@@ -591,7 +591,9 @@ selftests/hgroup: test hard memory limits
 
 mem_test: bad limits with their errnos (0, below a page, above what the
 counter holds, output fields, a soft limit, domain 0) and nothing
-changed; lifting never beyond a domain above, not even by root; 30 MiB
+changed; lifting never beyond a domain above, not even by root; a
+member tightens its domain's limit but lifts neither its own (EACCES)
+nor an administrator's (EPERM); 30 MiB
 with a process touching 100 MiB: killed inside the domain, the peak
 never above the limit, the events counted where they happened, and a
 process outside unharmed; with no process that may be killed, mlock()
