@@ -599,7 +599,9 @@ never above the limit, the events counted where they happened, and a
 process outside unharmed; with no process that may be killed, mlock()
 fails with EAGAIN; a limit set below the usage kills down to it; a
 64 MiB file on ext2 read through read() and a mapping under 16 MiB, by
-reclaim and with no OOM kill.
+reclaim and with no OOM kill; with swap on zram (on for that test only),
+48 MiB written and read back intact under a 30 MiB limit, no OOM kill.
+The guest's config gains zram.
 
 hgctl_test: --mem-max on run, read back by show.
 

@@ -269,17 +269,12 @@ static bool hgroup_mem_below(struct hgroup_memory *hm,
 static void __hgroup_mem_drain(struct hgroup_memory *root, bool wait)
 {
 	struct hgroup_memory *cached;
-	cpumask_var_t cpus;
 	int cpu;
 
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
-		return;
-	if (wait) {
+	if (wait)
 		mutex_lock(&hgroup_mem_drain_mutex);
-	} else if (!mutex_trylock(&hgroup_mem_drain_mutex)) {
-		free_cpumask_var(cpus);
+	else if (!mutex_trylock(&hgroup_mem_drain_mutex))
 		return;
-	}
 	/*
 	 * No cpus_read_lock(): a charge drains with the mmap_lock held,
 	 * which CPU hotplug (through cpuset) nests inside.  A CPU going
@@ -297,16 +292,14 @@ static void __hgroup_mem_drain(struct hgroup_memory *root, bool wait)
 		cached = READ_ONCE(stock->cached);
 		match = hgroup_mem_below(cached, root);
 		rcu_read_unlock();
-		if (match) {
+		if (match)
 			schedule_work_on(cpu, &stock->work);
-			__cpumask_set_cpu(cpu, cpus);
-		}
 	}
-	for_each_cpu(cpu, cpus)
-		if (wait)
+	/* Waiting on a work that is not queued returns at once. */
+	if (wait)
+		for_each_online_cpu(cpu)
 			flush_work(&per_cpu_ptr(&hgroup_mem_stock, cpu)->work);
 	mutex_unlock(&hgroup_mem_drain_mutex);
-	free_cpumask_var(cpus);
 }
 
 static void hgroup_mem_drain(struct hgroup_memory *root)
@@ -691,7 +684,10 @@ bool hgroup_mem_oom_eligible(struct task_struct *p, struct hgroup_memory *hm)
 	struct task_struct *t;
 	bool ret;
 
-	/* As find_lock_task_mm(): any thread that still has the mm. */
+	/*
+	 * find_lock_task_mm() open-coded: it returns with a lock taken
+	 * that sparse is not told about, and this file is sparse clean.
+	 */
 	for_each_thread(p, t) {
 		task_lock(t);
 		if (t->mm) {

@@ -212,6 +212,22 @@ static inline void hg_sleep_ms(long ms)
 	__hg_ok;							\
 })
 
+/* The count @name in debugfs hgroup/objects, or -1. */
+static inline long hg_objects(const char *name)
+{
+	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
+	char key[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
 /* In a child: @call must fail with exactly @err, else exit 1. */
 #define CHILD_ERRNO(err, call) do {					\
 	int __hg_want = (err);						\

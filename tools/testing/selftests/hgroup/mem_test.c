@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <linux/loop.h>
@@ -30,6 +31,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
 
@@ -193,6 +195,18 @@ static long worker_do(struct cmd *c)
 		for (off = 0; off < region_len; off += getpagesize())
 			region[off] = 1;
 		return 0;
+	case 'V':	/* @arg MiB, each page its number, read back: 0 or -2 */
+		region_len = c->arg * MIB;
+		region = mmap(NULL, region_len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED)
+			return -1;
+		for (off = 0; off < region_len; off += getpagesize())
+			*(size_t *)(region + off) = off;
+		for (off = 0; off < region_len; off += getpagesize())
+			if (*(size_t *)(region + off) != off)
+				return -2;
+		return 0;
 	case 'w':	/* write to every page of the region */
 		for (off = 0; off < region_len; off += getpagesize())
 			region[off] = 2;
@@ -343,15 +357,26 @@ static void worker_loop(struct worker *w)
 }
 
 /* Send worker @i a command; its answer, or -100 if it died. */
+static bool alive(pid_t pid);
+
+/*
+ * Have worker @i run @op: its answer, or -100 if it could not be asked
+ * or died before answering (the test holds the pipes' other ends too,
+ * so a dead worker is seen by looking, not by end of file).
+ */
 static long cmd(int i, char op, long arg)
 {
 	struct cmd c = { .op = op, .arg = arg };
+	struct pollfd pfd = { .fd = workers[i].ack[0], .events = POLLIN };
 	long ret;
 
 	if (write(workers[i].cmd[1], &c, sizeof(c)) != sizeof(c))
 		return -100;
 	if (op == 'X')
 		return 0;
+	while (poll(&pfd, 1, 200) == 0)
+		if (workers[i].pid > 0 && !alive(workers[i].pid))
+			return -100;
 	if (read(workers[i].ack[0], &ret, sizeof(ret)) != sizeof(ret))
 		return -100;
 	return ret;
@@ -460,31 +485,26 @@ static long set_max(pid_t pgid, __u64 max)
 				   HGROUP_SCOPE_DOMAIN) ? -errno : 0;
 }
 
-/* The count @name in debugfs hgroup/objects, or -1. */
-static long hg_objects(const char *name)
-{
-	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
-	char key[32];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
 /* Memory objects once every one freed meanwhile is gone. */
 static long mem_objects_settled(long want)
 {
 	struct hgroup_mem m;
 
-	/* Reading any domain drains the stocks that pin objects. */
-	HG_POLL((get_mem(0, &m), hg_objects("mem") == want), HG_SETTLE_MS);
+	/*
+	 * Reading any domain drains the stocks that pin objects; a folio
+	 * freed while it waited in another CPU's LRU batch (page cache of
+	 * an unmounted file system, say) still pins its object until the
+	 * batches are drained, which nothing does on an idle guest.
+	 */
+	HG_POLL((settle(), get_mem(0, &m), hg_objects("mem") == want),
+		HG_SETTLE_MS);
 	return hg_objects("mem");
 }
+
+/* The loop device of a test's file system, unmounted at teardown. */
+static char loop_dev[32];
+static void loop_fs_done(void);
+static void swap_off(void);
 
 FIXTURE(mem) {
 	long objects;
@@ -497,6 +517,8 @@ FIXTURE_SETUP(mem)
 	if (get_mem(0, &m) && errno == EOPNOTSUPP)
 		SKIP(return, "memory charging not in this kernel");
 	ASSERT_EQ(0, workers_init());
+	/* Not counting what only waits for the LRU batches to drain. */
+	settle();
 	self->objects = hg_objects("mem");
 	ASSERT_LE(0, self->objects);
 }
@@ -512,6 +534,8 @@ FIXTURE_TEARDOWN(mem)
 		;
 	workers_close();
 	memset(workers, 0, sizeof(workers));
+	loop_fs_done();
+	swap_off();
 	system("rm -f " SHM_DIR "/hgmem.*");
 	/* Every object made by the test is freed. */
 	EXPECT_EQ(self->objects, mem_objects_settled(self->objects));
@@ -996,9 +1020,14 @@ TEST_F(mem, lower_limit_kills_down_to_it)
 	EXPECT_GE(20 * (long long)MIB, usage(a));
 }
 
+#define LOOP_IMG	"/tmp/hgmem.img"
+#define LOOP_DIR	"/tmp/hgmem.mnt"
+
 /* An ext2 file system on a loop device over a file in /tmp. */
-static int loop_fs(char *dev, size_t len, const char *img, const char *dir)
+static int loop_fs(void)
 {
+	const char *img = LOOP_IMG, *dir = LOOP_DIR, *dev = loop_dev;
+	size_t len = sizeof(loop_dev);
 	int ctl, fd, n;
 	char cmdline[256];
 
@@ -1011,7 +1040,7 @@ static int loop_fs(char *dev, size_t len, const char *img, const char *dir)
 		close(ctl);
 	if (n < 0)
 		return -1;
-	snprintf(dev, len, "/dev/loop%d", n);
+	snprintf(loop_dev, len, "/dev/loop%d", n);
 	ctl = open(dev, O_RDWR);
 	if (ctl < 0 || ioctl(ctl, LOOP_SET_FD, fd))
 		return -1;
@@ -1025,17 +1054,20 @@ static int loop_fs(char *dev, size_t len, const char *img, const char *dir)
 	return mount(dev, dir, "ext2", 0, NULL);
 }
 
-static void loop_fs_done(const char *dev, const char *img, const char *dir)
+static void loop_fs_done(void)
 {
 	int fd;
 
-	umount(dir);
-	fd = open(dev, O_RDWR);
+	if (!loop_dev[0])
+		return;
+	umount(LOOP_DIR);
+	fd = open(loop_dev, O_RDWR);
 	if (fd >= 0) {
 		ioctl(fd, LOOP_CLR_FD, 0);
 		close(fd);
 	}
-	unlink(img);
+	unlink(LOOP_IMG);
+	loop_dev[0] = 0;
 }
 
 /*
@@ -1045,18 +1077,17 @@ static void loop_fs_done(const char *dev, const char *img, const char *dir)
  */
 TEST_F_TIMEOUT(mem, file_read_reclaims, 300)
 {
-	const char *img = "/tmp/hgmem.img", *dir = "/tmp/hgmem.mnt";
 	struct hgroup_mem m;
-	char dev[32], buf[1 << 16];
+	char buf[1 << 16];
 	size_t off;
 	pid_t a;
 	int fd;
 
 	if (access("/dev/loop-control", F_OK))
 		SKIP(return, "no loop devices");
-	ASSERT_EQ(0, loop_fs(dev, sizeof(dev), img, dir));
+	ASSERT_EQ(0, loop_fs());
 	/* Before the worker starts, which reads it. */
-	snprintf(file_path, sizeof(file_path), "%s/file", dir);
+	snprintf(file_path, sizeof(file_path), "%s/file", LOOP_DIR);
 	/* Written by the test, in domain 0: charged to nobody. */
 	fd = open(file_path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	ASSERT_LE(0, fd);
@@ -1082,7 +1113,97 @@ TEST_F_TIMEOUT(mem, file_read_reclaims, 300)
 	       (unsigned long long)m.local.max,
 	       (unsigned long long)m.local.reclaim);
 	EXPECT_TRUE(alive(a));
-	loop_fs_done(dev, img, dir);
+}
+
+#define ZRAM	"/dev/zram0"
+static bool swap_is_on;
+
+/*
+ * Swap on a compressed RAM disk of @mib MiB, for one test: the others
+ * count on having no swap.  The swap header is written here (no mkswap
+ * in the guest).
+ */
+static int swap_on(unsigned long mib)
+{
+	long page = getpagesize();
+	char size[32], *hdr = calloc(1, page);
+	__u32 *info = (__u32 *)(hdr + 1024);
+	int fd, ret = -1;
+
+	snprintf(size, sizeof(size), "%luM", mib);
+	if (!hdr || hg_write_file("/sys/block/zram0/disksize", size))
+		goto out;
+	info[0] = 1;				/* version */
+	info[1] = mib * MIB / page - 1;		/* last page */
+	memcpy(hdr + page - 10, "SWAPSPACE2", 10);
+	fd = open(ZRAM, O_WRONLY);
+	if (fd < 0)
+		goto out;
+	ret = pwrite(fd, hdr, page, 0) == page ? 0 : -1;
+	close(fd);
+	if (!ret)
+		ret = swapon(ZRAM, 0);
+	swap_is_on = !ret;
+out:
+	free(hdr);
+	return ret;
+}
+
+static void swap_off(void)
+{
+	if (!swap_is_on)
+		return;
+	swapoff(ZRAM);
+	hg_write_file("/sys/block/zram0/reset", "1");
+	swap_is_on = false;
+}
+
+/* Used swap in KiB, from /proc/meminfo, or -1. */
+static long swap_used_kib(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	long total = -1, free = -1, v;
+	char key[64];
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld kB", key, &v) == 2) {
+		if (!strcmp(key, "SwapTotal:"))
+			total = v;
+		else if (!strcmp(key, "SwapFree:"))
+			free = v;
+	}
+	fclose(f);
+	return total < 0 || free < 0 ? -1 : total - free;
+}
+
+/*
+ * With swap, 48 MiB of anonymous memory fit in a 30 MiB limit: the
+ * domain's own pages are swapped out, and read back intact (charged
+ * again to the domain when they come in), with no OOM kill.
+ */
+TEST_F(mem, swap_makes_room_at_limit)
+{
+	struct hgroup_mem m;
+	pid_t a;
+
+	if (access("/sys/block/zram0/disksize", F_OK))
+		SKIP(return, "no zram device");
+	ASSERT_EQ(0, swap_on(256));
+	a = start_root_worker();
+	ASSERT_LT(0, a);
+	ASSERT_EQ(0, set_max(a, 30 * MIB));
+	EXPECT_EQ(0, cmd(0, 'V', 48));
+	EXPECT_LE(18 * 1024, swap_used_kib());
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_GE(30 * MIB, m.peak);
+	EXPECT_GE(30 * (long long)MIB, usage(a));
+	EXPECT_LE(1, m.local.reclaim);
+	EXPECT_EQ(0, m.local.oom);
+	EXPECT_EQ(0, m.local.oom_kill);
+	EXPECT_TRUE(alive(a));
+	TH_LOG("%ld KiB swapped, %llu reclaim passes", swap_used_kib(),
+	       (unsigned long long)m.local.reclaim);
 }
 
 /*

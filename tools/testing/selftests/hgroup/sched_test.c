@@ -61,22 +61,6 @@ static long get_sched(pid_t pgid)
 	return s.flags;
 }
 
-/* The count @name in debugfs hgroup/objects, or -1. */
-static long hg_objects(const char *name)
-{
-	FILE *f = fopen("/sys/kernel/debug/hgroup/objects", "r");
-	char key[32];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
 /* Live task groups of hgroups, or -1. */
 static long sched_objects(void)
 {
