@@ -608,6 +608,56 @@ hgctl_test: --mem-max on run, read back by show.
 bench_mem: a domain with a limit it does not reach beside the others.
 EOF2
 
+# Soft memory limits: global reclaim passes protected folios over.
+apply 0020-mm-hgroup-soft-limits-in-global-reclaim.patch
+stage memsoft
+commit <<'EOF2'
+hgroup, mm: soft memory limits of domains
+
+HGROUP_ATTR_MEM now also sets a domain's soft limit (soft, in bytes,
+rounded down to pages; 0 is none, HGROUP_MEM_UNLIMITED all), which does
+nothing while memory is plentiful.  Under global pressure, reclaim
+passes over the folios of a domain within its soft limit, and takes a
+folio of a domain over it with a chance of its excess over its usage,
+so that among domains with soft limits the pressure falls in proportion
+to the excess; a folio goes only if every domain above it with a soft
+limit lets it go.  When a pass of direct reclaim found nothing else the
+next one takes them too, as for memory.low.
+
+The soft limit may not exceed the hard limit (EINVAL); both are set by
+every call.  Raising it is lifting and lowering it tightening, under
+the rule of the other restrictions: a domain's soft limit is bounded by
+the one above's.  An ended domain's soft limit is dropped.
+
+In mm, isolate_lru_folios() asks hgroups about each folio while some
+domain has a soft limit (a static key and an atomic read otherwise),
+moves a folio passed over to the head of its list as it does the folios
+of a zone not wanted, and sets memcg_low_skipped for the retry;
+kswapd never retries.  MGLRU does not see soft limits.
+EOF2
+stage memsoft tool
+commit <<'EOF2'
+tools/hgroup: hgctl --mem-soft
+
+run and set take --mem-soft=SIZE|max; either memory option alone keeps
+the other limit; show prints mem-soft.
+EOF2
+stage memsoft tests
+commit <<'EOF2'
+selftests/hgroup: test soft memory limits
+
+mem_test: soft limits in whole pages, not above the hard limit, bounded
+by the domain above even for root, set with the hard limit, and nothing
+changed by a failed call; an unprivileged member lowers its domain's
+soft limit but raises neither its own (EACCES) nor root's (EPERM); under
+global pressure with swap on zram, a domain within its soft limit keeps
+its memory although it is the oldest, while one far over its own gives
+memory up.
+
+hgctl_test: --mem-soft on run and set, each option keeping the other
+limit, and a soft limit above the hard one refused.
+EOF2
+
 # Documentation.
 add Documentation/hgroup.rst
 maint "$repo/patches/MAINTAINERS.entry" Documentation/hgroup.rst

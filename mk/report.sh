@@ -13,11 +13,12 @@ console=$out/console.log
 
 tr -d '\r' < "$results" 2>/dev/null > "$out/results.txt"
 awk -v flavour="$flavour" '
-/^# hgtest-begin / { suite = $3; planned = 0; seen = 0; diag = ""; nd = 0; next }
+/^# hgtest-begin / { suite = $3; planned = 0; seen = 0; nd = 0; next }
 /^1\.\.[0-9]+/ { planned = substr($1, 4) + 0; next }
-# What a test printed (TH_LOG, failed checks): shown under its FAIL line.
-/^# +RUN / { diag = ""; nd = 0; next }
-/^# / && !/^# hg/ && !/^# +(OK|FAIL|SKIP) / { if (nd++ < 12) diag = diag "      " $0 "\n"; next }
+# What a test printed (TH_LOG, failed checks): the last 12 lines are
+# shown under its FAIL line.
+/^# +RUN / { nd = 0; next }
+/^# / && !/^# (hgtest-|hgroup-guest-)/ && !/^# +(OK|FAIL|SKIP) / { dl[nd++] = $0; next }
 /^(not )?ok [0-9]+ / {
 	line = $0
 	ok = (line !~ /^not /)
@@ -27,7 +28,11 @@ awk -v flavour="$flavour" '
 	seen++
 	if (skip) { printf "SKIP  %s: %s\n", suite, line; nskip++ }
 	else if (ok) { printf "PASS  %s: %s\n", suite, name; npass++ }
-	else { printf "FAIL  %s: %s\n%s", suite, name, diag; nfail++ }
+	else {
+		printf "FAIL  %s: %s\n", suite, name; nfail++
+		for (i = nd > 12 ? nd - 12 : 0; i < nd; i++)
+			printf "      %s\n", dl[i]
+	}
 	next
 }
 /^# hgtest-exit / {

@@ -12,7 +12,8 @@
 #   freeze        freezing
 #   sched         scheduling groups
 #   mem           memory charged to domains
-#   memlimit      hard memory limits (the code as it is in the
+#   memlimit      hard memory limits
+#   memsoft       soft memory limits (the code as it is in the
 #                 repository)
 #
 # The repository holds the last stage only.  patches/stages/NAME.patch
@@ -25,7 +26,7 @@
 #                              patches/stages/ again from DIR
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
-stages="domains restrictions sets devices freeze sched mem memlimit"
+stages="domains restrictions sets devices freeze sched mem memlimit memsoft"
 files="Kconfig include/linux/hgroup.h include/uapi/linux/hgroup.h kernel/hgroup
 	tools/testing/selftests/hgroup tools/hgroup"
 last=${stages##* }

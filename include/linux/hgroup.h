@@ -9,6 +9,7 @@
 #ifndef _LINUX_HGROUP_H
 #define _LINUX_HGROUP_H
 
+#include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/nodemask_types.h>
@@ -305,6 +306,9 @@ void hgroup_mem_oom_kill_event(struct mm_struct *mm);
 void hgroup_mem_mm_init(struct mm_struct *mm);
 void hgroup_mem_mm_drop(struct mm_struct *mm);
 void hgroup_mem_exec(struct mm_struct *mm);
+bool __hgroup_mem_soft_protected(struct folio *folio);
+
+extern atomic_t hgroup_mem_nr_soft;
 
 static inline bool hgroup_mem_on(void)
 {
@@ -391,6 +395,25 @@ static inline bool hgroup_mem_charged(struct page *page)
 	return IS_ENABLED(CONFIG_DEBUG_VM) && hgroup_mem_on() &&
 	       __hgroup_mem_charged(page);
 }
+
+/* Has any domain a soft limit? */
+static inline bool hgroup_mem_soft_on(void)
+{
+	return hgroup_mem_on() && atomic_read(&hgroup_mem_nr_soft);
+}
+
+/**
+ * hgroup_mem_soft_protected - does global reclaim pass a folio over?
+ * @folio: a folio on an LRU list, its LRU lock held.
+ *
+ * Return: true if its domain is within its soft limit, as is every
+ * domain above it that has one.
+ */
+static inline bool hgroup_mem_soft_protected(struct folio *folio)
+{
+	return hgroup_mem_soft_on() && __hgroup_mem_soft_protected(folio);
+}
+
 #else
 struct folio;
 struct folio_batch;
@@ -432,6 +455,11 @@ static inline bool hgroup_mem_oom_eligible(struct task_struct *p,
 }
 
 static inline void hgroup_mem_oom_kill_event(struct mm_struct *mm) { }
+
+static inline bool hgroup_mem_soft_protected(struct folio *folio)
+{
+	return false;
+}
 #endif /* CONFIG_HGROUP_MEM */
 
 #endif /* _LINUX_HGROUP_H */

@@ -454,6 +454,7 @@ struct hgroup_change {
 		struct {
 			struct hgroup_memory *obj;
 			unsigned long max;
+			unsigned long soft;
 		} mem;
 		struct {
 			u32 weight;

@@ -83,6 +83,8 @@ enum hgroup_mem_event {
  * @offline_work: drains the stocks caching the object when its domain
  *	ends, then kills @ref.
  * @free_work: frees the object a grace period after @ref reached zero.
+ * @soft: the soft limit in pages, 0 for none; written as the hard limit,
+ *	read with READ_ONCE().  Dropped when the domain ends.
  * @events: the events of the domain, by enum hgroup_mem_event.
  * @subtree_events: the same, of the domain and every domain below it.
  *
@@ -96,11 +98,15 @@ struct hgroup_memory {
 	struct hgroup_memory *parent;
 	struct work_struct offline_work;
 	struct rcu_work free_work;
+	unsigned long soft;
 	atomic_long_t events[HGROUP_MEM_NR_EVENTS];
 	atomic_long_t subtree_events[HGROUP_MEM_NR_EVENTS];
 };
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(hgroup_mem_key, HZ);
+
+/* Objects with a soft limit: global reclaim looks at folios' owners. */
+atomic_t hgroup_mem_nr_soft = ATOMIC_INIT(0);
 
 /* Objects by id; looked up under RCU by refunds. */
 static DEFINE_XARRAY_FLAGS(hgroup_mem_ids, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
@@ -814,6 +820,60 @@ void hgroup_mem_enter(struct hgroup_domain *d)
 		hgroup_mem_retarget(mm, hgroup_mem_get(hgroup_domain_mem(d)));
 }
 
+/*
+ * Soft limits.  While memory is plentiful they do nothing.  Global
+ * reclaim (kswapd, and an allocation's direct reclaim; not a hard
+ * limit's) passes over the folios of a domain within its soft limit,
+ * and takes those of a domain over it with a chance of its excess over
+ * its usage: a domain far over its soft limit gives memory up at about
+ * the rate of one that has none, one just over it hardly any.  A folio
+ * goes only if every domain on its way up with a soft limit lets it go.
+ * When a pass of reclaim found nothing else, the next one takes them all
+ * (memcg's memory.low retry).
+ */
+
+/* Set the soft limit of @hm to @soft pages, 0 for none. */
+static void hgroup_mem_set_soft(struct hgroup_memory *hm, unsigned long soft)
+{
+	unsigned long old = xchg(&hm->soft, soft);
+
+	if (soft && !old)
+		atomic_inc(&hgroup_mem_nr_soft);
+	else if (!soft && old)
+		atomic_dec(&hgroup_mem_nr_soft);
+}
+
+/**
+ * __hgroup_mem_soft_protected - does global reclaim pass a folio over?
+ * @folio: a folio on an LRU list, its LRU lock held.
+ *
+ * Return: true if a domain it counts in, with a soft limit, keeps it:
+ * always if within the limit, else with a chance of the soft limit
+ * over the usage.
+ */
+bool __hgroup_mem_soft_protected(struct folio *folio)
+{
+	u32 id = hgroup_mem_get_id(&folio->page, false);
+	unsigned long soft, usage;
+	struct hgroup_memory *hm;
+	bool ret = false;
+
+	if (!id)
+		return false;
+	rcu_read_lock();
+	for (hm = xa_load(&hgroup_mem_ids, id); hm && !ret; hm = hm->parent) {
+		soft = READ_ONCE(hm->soft);
+		if (!soft)
+			continue;
+		usage = min_t(unsigned long, page_counter_read(&hm->counter),
+			      U32_MAX);
+		ret = usage <= soft ||
+		      get_random_u32_below(usage) >= usage - soft;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 /* A grace period after the last reference: no charge can find it. */
 static void hgroup_mem_free_work(struct work_struct *work)
 {
@@ -822,6 +882,7 @@ static void hgroup_mem_free_work(struct work_struct *work)
 						free_work);
 
 	xa_erase_irq(&hgroup_mem_ids, hm->id);
+	hgroup_mem_set_soft(hm, 0);
 	hgroup_mem_put(hm->parent);
 	percpu_ref_exit(&hm->ref);
 	kfree(hm);
@@ -845,6 +906,8 @@ static void hgroup_mem_offline_work(struct work_struct *work)
 						offline_work);
 
 	hgroup_mem_drain(hm);
+	/* What an ended domain left behind is not protected. */
+	hgroup_mem_set_soft(hm, 0);
 	percpu_ref_kill(&hm->ref);
 }
 
@@ -954,6 +1017,27 @@ static unsigned long hgroup_mem_max(const struct hgroup *hg)
 	return hm ? READ_ONCE(hm->counter.max) : PAGE_COUNTER_MAX;
 }
 
+/* The soft limit of @hg's domain in pages, 0 for none; domain 0's is all. */
+static unsigned long hgroup_mem_soft(const struct hgroup *hg)
+{
+	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
+
+	return hm ? READ_ONCE(hm->soft) : PAGE_COUNTER_MAX;
+}
+
+/* @bytes of a limit in pages: HGROUP_MEM_UNLIMITED is PAGE_COUNTER_MAX. */
+static int hgroup_mem_pages(u64 bytes, unsigned long *pages)
+{
+	if (bytes == HGROUP_MEM_UNLIMITED) {
+		*pages = PAGE_COUNTER_MAX;
+		return 0;
+	}
+	if (bytes < PAGE_SIZE || bytes >> PAGE_SHIFT >= PAGE_COUNTER_MAX)
+		return -EINVAL;
+	*pages = bytes >> PAGE_SHIFT;
+	return 0;
+}
+
 static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
 {
 	const struct hgroup_mem *mem = kattr;
@@ -964,16 +1048,14 @@ static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
 	    memchr_inv(&mem->local, 0, sizeof(mem->local)) ||
 	    memchr_inv(&mem->subtree, 0, sizeof(mem->subtree)))
 		return -EINVAL;
-	c->mem.max = PAGE_COUNTER_MAX;
-	if (mem->max != HGROUP_MEM_UNLIMITED) {
-		if (mem->max < PAGE_SIZE ||
-		    mem->max >> PAGE_SHIFT >= PAGE_COUNTER_MAX)
-			return -EINVAL;
-		c->mem.max = mem->max >> PAGE_SHIFT;
-	}
-	/* The soft limit comes with a later patch. */
-	if (mem->soft)
-		return -EOPNOTSUPP;
+	if (hgroup_mem_pages(mem->max, &c->mem.max))
+		return -EINVAL;
+	c->mem.soft = 0;
+	if (mem->soft && hgroup_mem_pages(mem->soft, &c->mem.soft))
+		return -EINVAL;
+	/* A soft limit above the hard one would be a promise not kept. */
+	if (c->mem.soft > c->mem.max)
+		return -EINVAL;
 	return 0;
 }
 
@@ -981,6 +1063,7 @@ static void hgroup_mem_value(const struct hgroup *hg, struct hgroup_change *c)
 {
 	c->mem.obj = hgroup_domain_mem(hg->domain);
 	c->mem.max = hgroup_mem_max(hg);
+	c->mem.soft = hgroup_mem_soft(hg);
 }
 
 static void hgroup_mem_get_value(struct hgroup_change *c)
@@ -997,22 +1080,27 @@ static bool hgroup_mem_allows(const struct hgroup *limit,
 			      const struct hgroup *hg,
 			      const struct hgroup_change *c)
 {
-	return c->mem.max <= hgroup_mem_max(hg) ||
-	       c->mem.max <= hgroup_mem_max(limit);
+	return (c->mem.max <= hgroup_mem_max(hg) ||
+		c->mem.max <= hgroup_mem_max(limit)) &&
+	       (c->mem.soft <= hgroup_mem_soft(hg) ||
+		c->mem.soft <= hgroup_mem_soft(limit));
 }
 
 static bool hgroup_mem_lifts_only(const struct hgroup *hg,
 				  const struct hgroup_change *c)
 {
-	return c->mem.max >= hgroup_mem_max(hg);
+	return c->mem.max >= hgroup_mem_max(hg) &&
+	       c->mem.soft >= hgroup_mem_soft(hg);
 }
 
 static void hgroup_mem_apply(struct hgroup *hg, struct hgroup_change *c)
 {
 	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
 
-	if (hm)
-		WRITE_ONCE(hm->counter.max, c->mem.max);
+	if (!hm)
+		return;
+	WRITE_ONCE(hm->counter.max, c->mem.max);
+	hgroup_mem_set_soft(hm, c->mem.soft);
 }
 
 /* Reclaim, then kill, down to the new limit; the domain's mutex held. */
@@ -1059,11 +1147,15 @@ static void hgroup_mem_events_read(atomic_long_t *ev,
 static void hgroup_mem_read(struct hgroup *hg, void *kattr)
 {
 	unsigned long max = hgroup_mem_max(hg);
+	/* Domain 0 has none, though it bounds every soft limit. */
+	unsigned long soft = hgroup_domain_mem(hg->domain) ?
+			     hgroup_mem_soft(hg) : 0;
 	struct hgroup_mem *mem = kattr;
 
 	mem->max = max == PAGE_COUNTER_MAX ? HGROUP_MEM_UNLIMITED :
 		   (u64)max << PAGE_SHIFT;
-	mem->soft = 0;
+	mem->soft = soft == PAGE_COUNTER_MAX ? HGROUP_MEM_UNLIMITED :
+		    (u64)soft << PAGE_SHIFT;
 }
 
 static int hgroup_mem_to_user(const struct hgroup_change *c, void *kattr)

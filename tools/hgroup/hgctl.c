@@ -424,7 +424,15 @@ union attrval {
 	struct hgroup_sched sched;
 	struct hgroup_cpu cpu;
 	struct hgroup_mem mem;
+	/* As given: which of the two limits to keep (see set_one()). */
+	struct {
+		struct hgroup_mem mem;
+		unsigned int keep;
+	} mem_opt;
 };
+
+#define MEM_KEEP_MAX	1
+#define MEM_KEEP_SOFT	2
 
 /*
  * hgctl's name for a process group's CPU budget, after the kernel's
@@ -481,7 +489,8 @@ struct opts {
 	struct hgroup_dev_rule rules[HGROUP_DEV_MAX_RULES];
 	__u32 freeze;
 	__u64 tasks_max;
-	__u64 mem_max;
+	__u64 mem_max, mem_soft;
+	unsigned int mem_given;	/* MEM_KEEP_* of the limits given */
 	__u32 group;
 	struct cpu_opt cpu, budget;
 };
@@ -517,6 +526,8 @@ static void opt_value(const struct opts *o, unsigned int attr,
 		break;
 	case HGROUP_ATTR_MEM:
 		v->mem.max = o->mem_max;
+		v->mem.soft = o->mem_soft;
+		v->mem_opt.keep = (MEM_KEEP_MAX | MEM_KEEP_SOFT) & ~o->mem_given;
 		break;
 	case HGROUP_ATTR_SCHED:
 		v->sched.flags = o->group;
@@ -563,6 +574,12 @@ static int read_attr(pid_t pgid, unsigned int attr, struct reading *r)
 	return 0;
 }
 
+/* A memory limit as the kernel keeps it, in whole pages. */
+static __u64 mem_pages(__u64 bytes)
+{
+	return bytes == HGROUP_MEM_UNLIMITED ? bytes : bytes & ~4095ULL;
+}
+
 /* Does what was read back match what the options asked for? */
 static bool attr_matches(const struct opts *o, unsigned int attr,
 			 const struct reading *r)
@@ -583,8 +600,10 @@ static bool attr_matches(const struct opts *o, unsigned int attr,
 		return r->v.tasks.max == o->tasks_max;
 	case HGROUP_ATTR_MEM:
 		/* The kernel keeps whole pages. */
-		return r->v.mem.max == (o->mem_max == HGROUP_MEM_UNLIMITED ?
-					o->mem_max : o->mem_max & ~4095ULL);
+		return (!(o->mem_given & MEM_KEEP_MAX) ||
+			r->v.mem.max == mem_pages(o->mem_max)) &&
+		       (!(o->mem_given & MEM_KEEP_SOFT) ||
+			r->v.mem.soft == mem_pages(o->mem_soft));
 	case HGROUP_ATTR_SCHED:
 		return r->v.sched.flags == o->group;
 	case HGROUP_ATTR_CPU:
@@ -855,6 +874,22 @@ static int set_one(pid_t pgid, unsigned int attr, const union attrval *v,
 		cur.cpu.throttled_us = 0;
 		v = &cur;
 	}
+	/* The memory limits too: keep the one not given. */
+	if (a == HGROUP_ATTR_MEM && v->mem_opt.keep) {
+		memset(&cur, 0, sizeof(cur));
+		if (sys_hgroup_get_attr(pgid, a, &cur, attrs[attr].size, flags))
+			return errno;
+		if (!(v->mem_opt.keep & MEM_KEEP_MAX))
+			cur.mem.max = v->mem.max;
+		if (!(v->mem_opt.keep & MEM_KEEP_SOFT))
+			cur.mem.soft = v->mem.soft;
+		/* Output fields are zero on input. */
+		cur.mem.usage = 0;
+		cur.mem.peak = 0;
+		memset(&cur.mem.local, 0, sizeof(cur.mem.local));
+		memset(&cur.mem.subtree, 0, sizeof(cur.mem.subtree));
+		v = &cur;
+	}
 	if (sys_hgroup_set_attr(pgid, a, v, attrs[attr].size, flags))
 		return errno;
 	return 0;
@@ -928,6 +963,27 @@ static void forward_signal(int sig)
 		kill(run_child, sig);
 }
 
+/*
+ * A soft limit is protection at others' cost, lifting from the new
+ * domain's own point of view: hgctl sets it from outside, as the
+ * caller, once the child has made its domain.  What the child sets on
+ * itself is the rest.
+ */
+static void run_split_soft(const struct opts *o, struct opts *own,
+			   struct opts *outside)
+{
+	*own = *o;
+	memset(outside, 0, sizeof(*outside));
+	if (!(o->mem_given & MEM_KEEP_SOFT))
+		return;
+	own->mem_given &= ~MEM_KEEP_SOFT;
+	if (!own->mem_given)
+		own->have &= ~BIT(HGROUP_ATTR_MEM);
+	outside->have = BIT(HGROUP_ATTR_MEM);
+	outside->mem_given = MEM_KEEP_SOFT;
+	outside->mem_soft = o->mem_soft;
+}
+
 static int run_setup(const struct opts *o)
 {
 	const struct target own = { .label = "run", .pgid = 0 };
@@ -949,22 +1005,52 @@ static int cmd_run(int argc, char **argv, struct opts *o)
 {
 	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 	struct sigaction sa = { .sa_handler = forward_signal }, old;
-	int status;
+	struct opts *own = calloc(2, sizeof(*own)), *outside = own + 1;
+	int status, ready[2] = { -1, -1 }, go[2] = { -1, -1 };
+	char c = 0;
 	size_t i;
 
 	if (argc < 1)
 		return BAD_ARGS("missing command", "run");
+	if (!own)
+		return report(NULL, ENOMEM, "run");
+	run_split_soft(o, own, outside);
+	if (outside->have && (pipe(ready) || pipe(go)))
+		return report(NULL, errno, "run: pipe");
 	fflush(NULL);
 	run_child = fork();
 	if (run_child < 0)
 		return report(NULL, errno, "run: fork");
 	if (!run_child) {
-		if (!run_setup(o)) {
+		if (!run_setup(own)) {
+			/* Then wait for what is set from outside. */
+			if (outside->have) {
+				close(ready[0]);
+				close(go[1]);
+				if (write(ready[1], &c, 1) != 1 ||
+				    read(go[0], &c, 1) != 1 || c)
+					_exit(EXIT_SETUP);
+			}
 			execvp(argv[0], argv);
 			report(NULL, errno, "run: exec %s", argv[0]);
 		}
 		_exit(EXIT_SETUP);
 	}
+	if (outside->have) {
+		const struct target child = { .label = "run", .pgid = run_child };
+
+		close(ready[1]);
+		close(go[0]);
+		/* Nothing to read: the child failed its own part. */
+		if (read(ready[0], &c, 1) == 1) {
+			c = !!set_opts(&child, outside, outside->have, 0);
+			if (write(go[1], &c, 1) != 1)
+				c = 1;
+		}
+		close(ready[0]);
+		close(go[1]);
+	}
+	free(own);
 	/* The child has a session of its own: pass the terminal's signals. */
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
@@ -1042,7 +1128,7 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 		printf(" group=%s", err ? "?" : group_name(r.v.sched.flags));
 	} else if (attr == HGROUP_ATTR_MEM) {
 		if (err) {
-			printf(" mem=? mem-max=? mem-peak=?");
+			printf(" mem=? mem-max=? mem-soft=? mem-peak=?");
 			return;
 		}
 		print_size("mem", r.v.mem.usage);
@@ -1050,6 +1136,10 @@ static void show_attr(pid_t pgid, unsigned int attr, int *note)
 			printf(" mem-max=max");
 		else
 			print_size("mem-max", r.v.mem.max);
+		if (r.v.mem.soft == HGROUP_MEM_UNLIMITED)
+			printf(" mem-soft=max");
+		else
+			print_size("mem-soft", r.v.mem.soft);
 		print_size("mem-peak", r.v.mem.peak);
 		printf(" oom-kills=%llu",
 		       (unsigned long long)r.v.mem.local.oom_kill);
@@ -1584,7 +1674,7 @@ enum {
 	OPT_CPUS = 256, OPT_MEMS, OPT_TASKS, OPT_DEVICE, OPT_POLICY,
 	OPT_FREEZE, OPT_DOMAIN, OPT_WAIT, OPT_RECURSIVE, OPT_GROUP,
 	OPT_WEIGHT, OPT_CPU_MAX, OPT_BUDGET_WEIGHT, OPT_BUDGET_CPU_MAX,
-	OPT_MEM_MAX,
+	OPT_MEM_MAX, OPT_MEM_SOFT,
 };
 
 #define OPTBIT(o)	BIT((o) - OPT_CPUS)
@@ -1593,7 +1683,7 @@ enum {
 			 OPTBIT(OPT_GROUP) | OPTBIT(OPT_WEIGHT) | \
 			 OPTBIT(OPT_CPU_MAX) | OPTBIT(OPT_BUDGET_WEIGHT) | \
 			 OPTBIT(OPT_BUDGET_CPU_MAX) | OPTBIT(OPT_POLICY) | \
-			 OPTBIT(OPT_MEM_MAX))
+			 OPTBIT(OPT_MEM_MAX) | OPTBIT(OPT_MEM_SOFT))
 #define SET_OPTS	(RESTRICT_OPTS | OPTBIT(OPT_FREEZE) | OPTBIT(OPT_DOMAIN))
 
 static const struct option long_opts[] = {
@@ -1601,6 +1691,7 @@ static const struct option long_opts[] = {
 	{ "mems", required_argument, NULL, OPT_MEMS },
 	{ "tasks-max", required_argument, NULL, OPT_TASKS },
 	{ "mem-max", required_argument, NULL, OPT_MEM_MAX },
+	{ "mem-soft", required_argument, NULL, OPT_MEM_SOFT },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "weight-max", required_argument, NULL, OPT_WEIGHT },
 	{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
@@ -1649,6 +1740,9 @@ static const char usage_text[] =
 "  --tasks-max=N|max      most tasks in the domain and its sub-domains\n"
 "  --mem-max=SIZE|max     the domain's hard memory limit, bytes or with a\n"
 "                         K, M or G suffix (powers of 1024)\n"
+"  --mem-soft=SIZE|max    the domain's soft memory limit (0: none): under\n"
+"                         memory pressure, memory within it is reclaimed\n"
+"                         last, beyond it first\n"
 "  --group=G              scheduling groups of the domain: none, pgrp (each\n"
 "                         process group), domain (each sub-domain) or\n"
 "                         pgrp,domain\n"
@@ -1672,6 +1766,7 @@ static const char usage_text[] =
 static const char *handle_opt(struct opts *o, int opt, const char *arg)
 {
 	struct cpu_opt *c;
+	__u64 *size;
 	char *end;
 
 	switch (opt) {
@@ -1693,21 +1788,25 @@ static const char *handle_opt(struct opts *o, int opt, const char *arg)
 			return "expected a number or max";
 		break;
 	case OPT_MEM_MAX:
+	case OPT_MEM_SOFT:
 		o->have |= BIT(HGROUP_ATTR_MEM);
-		o->mem_max = HGROUP_MEM_UNLIMITED;
+		size = opt == OPT_MEM_MAX ? &o->mem_max : &o->mem_soft;
+		o->mem_given |= opt == OPT_MEM_MAX ? MEM_KEEP_MAX :
+						     MEM_KEEP_SOFT;
+		*size = HGROUP_MEM_UNLIMITED;
 		if (!strcmp(arg, "max"))
 			break;
 		errno = 0;
-		o->mem_max = strtoull(arg, &end, 10);
+		*size = strtoull(arg, &end, 10);
 		if (!isdigit((unsigned char)*arg) || errno)
 			return "expected a size (K, M, G suffixes) or max";
 		if (*end) {
 			const char *u = strchr("KMG", *end);
 
 			if (!u || end[1] ||
-			    o->mem_max > (~0ULL >> (10 * (u - "KMG" + 1))))
+			    *size > (~0ULL >> (10 * (u - "KMG" + 1))))
 				return "expected a size (K, M, G suffixes) or max";
-			o->mem_max <<= 10 * (u - "KMG" + 1);
+			*size <<= 10 * (u - "KMG" + 1);
 		}
 		break;
 	case OPT_WEIGHT:

@@ -140,7 +140,7 @@
  *   &hgroup_devices.nr_rules has been set to the number needed;
  * - ``EOPNOTSUPP``: the kernel cannot enforce @attr (memory nodes without
  *   %CONFIG_CPUSETS, memory without %CONFIG_HGROUP_MEM or with
- *   ``hgroup_memory=off``), or a soft memory limit (not implemented);
+ *   ``hgroup_memory=off``);
  * - ``EXDEV``, ``EBUSY``: see &struct hgroup_redirect;
  * - ``EINTR``: a fatal signal arrived while waiting;
  * - ``ENOMEM``: out of memory.
@@ -458,8 +458,13 @@ struct hgroup_mem_events {
  *	``write()`` with ``ENOMEM``).  Setting it below the usage reclaims
  *	and kills down to it, as far as possible, after the call has set it.
  *	Lowering it is tightening, raising it lifting.
- * @soft: the soft limit, in bytes; 0, the default, is none.  Not
- *	implemented yet: a non-zero value is refused with ``EOPNOTSUPP``.
+ * @soft: the soft limit, in bytes, rounded down to pages, at most @max;
+ *	0, the default, is none, %HGROUP_MEM_UNLIMITED all.  It does
+ *	nothing while memory is plentiful.  Under global memory pressure,
+ *	reclaim passes over the memory of a domain within its soft limit
+ *	(unless nothing else is left), and takes that of a domain over it
+ *	with a chance of the excess over the usage.  Raising it is lifting,
+ *	lowering it tightening; a domain's is bounded by the one above's.
  * @usage: output: the bytes of user memory (anonymous, page cache,
  *	shmem and tmpfs) charged to the domain and its sub-domains, exact
  *	at the moment of reading.
@@ -473,11 +478,11 @@ struct hgroup_mem_events {
  * domain charged when it is freed, also after that domain has ended.
  * Domain 0 is not charged: it reads 0, and has no limit.  Kernel memory
  * (page tables, slab, pipe and socket buffers), hugetlbfs pages and swap
- * are not charged.  Errors of hgroup_set_attr(): ``EINVAL`` for a limit
- * below a page or above what the kernel counts (but
- * %HGROUP_MEM_UNLIMITED), or a non-zero output field; ``EOPNOTSUPP`` for
- * a soft limit, or when the kernel charges no memory (booted with
- * ``hgroup_memory=off``).
+ * are not charged.  Both limits are set by every hgroup_set_attr().
+ * Errors of hgroup_set_attr(): ``EINVAL`` for a limit below a page or
+ * above what the kernel counts (but %HGROUP_MEM_UNLIMITED), a soft limit
+ * above the hard one, or a non-zero output field; ``EOPNOTSUPP`` when
+ * the kernel charges no memory (booted with ``hgroup_memory=off``).
  */
 struct hgroup_mem {
 	__u64 max;

@@ -176,7 +176,19 @@ TEST(group_run_set_show)
 	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
 			       "run --mem-max=64M -- /bin/sh -c 'PATH=%s:$PATH; hgctl show $$'",
 			       "/hg/bin"));
-	EXPECT_NE(NULL, strstr(out, " mem-max=64M "));
+	EXPECT_NE(NULL, strstr(out, " mem-max=64M mem-soft=0 "));
+	/* Both limits; then set changes one and keeps the other. */
+	ASSERT_EQ(0, run_hgctl(out, sizeof(out),
+			       "run --mem-max=64M --mem-soft=32M -- /bin/sh -c 'PATH=%s:$PATH; hgctl show $$; hgctl set $$ --mem-soft=16M; hgctl show $$; hgctl set $$ --mem-max=48M; hgctl show $$'",
+			       "/hg/bin"));
+	EXPECT_NE(NULL, strstr(out, " mem-max=64M mem-soft=32M "));
+	EXPECT_NE(NULL, strstr(out, " mem-max=64M mem-soft=16M "));
+	EXPECT_NE(NULL, strstr(out, " mem-max=48M mem-soft=16M "));
+	/* A soft limit above the hard one. */
+	EXPECT_EQ(127, run_hgctl(out, sizeof(out),
+				 "run --mem-max=16M --mem-soft=32M -- true"));
+	EXPECT_NE(NULL, strstr(out, "EINVAL"));
+	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --mem-soft=1T -- true"));
 	EXPECT_EQ(2, run_hgctl(out, sizeof(out), "run --mem-max=12Q -- true"));
 	EXPECT_NE(NULL, strstr(out, "EINVAL"));
 	EXPECT_EQ(127, run_hgctl(out, sizeof(out), "run --mem-max=1 -- true"));

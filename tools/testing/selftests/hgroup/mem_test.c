@@ -258,6 +258,18 @@ static long worker_do(struct cmd *c)
 		return getpid();
 	case 'B':	/* become uid @arg */
 		return hg_become(c->arg);
+	case 'o':	/* set our domain's soft limit to @arg MiB: 0 or -errno */
+		{
+			struct hgroup_mem m = {
+				.max = HGROUP_MEM_UNLIMITED,
+				.soft = c->arg * MIB,
+			};
+
+			return sys_hgroup_set_attr(0, HGROUP_ATTR_MEM, &m,
+						   sizeof(m),
+						   HGROUP_SCOPE_DOMAIN) ?
+			       -errno : 0;
+		}
 	case 'S':	/* set our domain's hard limit to @arg MiB: 0 or -errno */
 		{
 			struct hgroup_mem m = {
@@ -474,6 +486,15 @@ static bool alive(pid_t pid)
 		state = 0;
 	fclose(f);
 	return state && state != 'Z';
+}
+
+/* Set both limits of @pgid's domain, in bytes: 0 or -errno. */
+static long set_limits(pid_t pgid, __u64 max, __u64 soft)
+{
+	struct hgroup_mem m = { .max = max, .soft = soft };
+
+	return sys_hgroup_set_attr(pgid, HGROUP_ATTR_MEM, &m, sizeof(m),
+				   HGROUP_SCOPE_DOMAIN) ? -errno : 0;
 }
 
 /* Set the hard limit of @pgid's domain, in bytes: 0 or -errno. */
@@ -872,12 +893,7 @@ TEST_F(mem, limit_bad_arguments)
 						 sizeof(m),
 						 HGROUP_SCOPE_DOMAIN));
 	m.local.oom = 0;
-	m.soft = 32 * MIB;
-	EXPECT_ERRNO(EOPNOTSUPP, sys_hgroup_set_attr(w, HGROUP_ATTR_MEM, &m,
-						     sizeof(m),
-						     HGROUP_SCOPE_DOMAIN));
 	/* Without the domain scope: a property of the domain. */
-	m.soft = 0;
 	EXPECT_ERRNO(EINVAL, sys_hgroup_set_attr(w, HGROUP_ATTR_MEM, &m,
 						 sizeof(m), 0));
 	/* Domain 0 has no limit to set. */
@@ -944,6 +960,76 @@ TEST_F(mem, limit_lift_bounded_by_parent)
 	EXPECT_EQ(0, set_max(b, 64 * MIB));
 	EXPECT_EQ(0, set_max(a, HGROUP_MEM_UNLIMITED));
 	EXPECT_EQ(0, set_max(b, HGROUP_MEM_UNLIMITED));
+}
+
+/*
+ * Soft limits: whole pages, at least one, not above the hard limit (set
+ * together: a set without one sets none); raising one is lifting,
+ * bounded by the domain above (none there: none here); a failed call
+ * changes nothing.
+ */
+TEST_F(mem, soft_limit_rules)
+{
+	struct hgroup_mem m;
+	pid_t a = start_root_worker(), b;
+
+	ASSERT_LT(0, a);
+	b = start_sub_worker(0, 1);
+	ASSERT_LT(0, b);
+	EXPECT_EQ(0, set_limits(a, 64 * MIB, 32 * MIB + 100));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_EQ(64 * MIB, m.max);
+	EXPECT_EQ(32 * MIB, m.soft);
+	EXPECT_EQ(-EINVAL, set_limits(a, 64 * MIB, 4095));
+	EXPECT_EQ(-EINVAL, set_limits(a, 64 * MIB, 64 * MIB + 4096));
+	EXPECT_EQ(-EINVAL, set_limits(a, 64 * MIB, HGROUP_MEM_UNLIMITED));
+	EXPECT_EQ(-EINVAL, set_limits(a, 64 * MIB, 1ULL << 63));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_EQ(64 * MIB, m.max);
+	EXPECT_EQ(32 * MIB, m.soft);
+	/* Below: up to the domain above's, even for root. */
+	EXPECT_EQ(0, set_limits(b, HGROUP_MEM_UNLIMITED, 16 * MIB));
+	EXPECT_EQ(-EACCES, set_limits(b, HGROUP_MEM_UNLIMITED, 48 * MIB));
+	EXPECT_EQ(0, set_limits(b, 64 * MIB, 32 * MIB));
+	ASSERT_EQ(0, get_mem(b, &m));
+	EXPECT_EQ(32 * MIB, m.soft);
+	/* Setting the hard limit alone drops the soft one: tightening. */
+	EXPECT_EQ(0, set_max(b, 64 * MIB));
+	ASSERT_EQ(0, get_mem(b, &m));
+	EXPECT_EQ(0, m.soft);
+	EXPECT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED, 0));
+	EXPECT_EQ(-EACCES, set_limits(b, 64 * MIB, 4096));
+	/* A top domain's may be all; domain 0 reads none. */
+	EXPECT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED,
+				HGROUP_MEM_UNLIMITED));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_EQ(HGROUP_MEM_UNLIMITED, m.soft);
+	ASSERT_EQ(0, get_mem(getpgid(0), &m));
+	EXPECT_EQ(0, m.soft);
+}
+
+/*
+ * An unprivileged member may lower its domain's soft limit, not raise
+ * it (EACCES: its own group bounds the lift), nor raise what root set
+ * back (EPERM).
+ */
+TEST_F(mem, soft_limit_member_lowers_only)
+{
+	struct hgroup_mem m;
+	pid_t a;
+
+	workers[0].pid = worker_fork(0);
+	a = workers[0].pid;
+	ASSERT_LT(0, a);
+	ASSERT_EQ(0, cmd(0, 'B', 1000));
+	ASSERT_LT(0, cmd(0, 'D', 0));
+	EXPECT_EQ(-EACCES, cmd(0, 'o', 16));
+	ASSERT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED, 32 * MIB));
+	EXPECT_EQ(0, cmd(0, 'o', 16));
+	EXPECT_EQ(-EPERM, cmd(0, 'o', 32));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_EQ(16 * MIB, m.soft);
+	EXPECT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED, 32 * MIB));
 }
 
 /*
@@ -1204,6 +1290,78 @@ TEST_F(mem, swap_makes_room_at_limit)
 	EXPECT_TRUE(alive(a));
 	TH_LOG("%ld KiB swapped, %llu reclaim passes", swap_used_kib(),
 	       (unsigned long long)m.local.reclaim);
+}
+
+/* MemAvailable of /proc/meminfo in bytes, or -1. */
+static long long mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	long long ret = -1, v;
+	char key[64];
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld kB", key, &v) == 2)
+		if (!strcmp(key, "MemAvailable:"))
+			ret = v * 1024;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Soft limits under global pressure, with swap.  B, the oldest, within
+ * its soft limit, keeps its memory; A, far over its own, gives memory
+ * up; the test, in domain 0, asks for more than is left.  Without soft
+ * limits reclaim would take B's pages first, as the oldest.
+ */
+TEST_F_TIMEOUT(mem, soft_limit_under_pressure, 600)
+{
+	long long avail = mem_available(), a0, a1, b0, b1;
+	unsigned long am, bm, pm;
+	struct hgroup_mem m;
+	size_t off;
+	pid_t a, b;
+	char *p;
+
+	if (access("/sys/block/zram0/disksize", F_OK))
+		SKIP(return, "no zram device");
+	ASSERT_LT(64 * (long long)MIB, avail);
+	bm = avail / MIB / 4;
+	am = avail / MIB * 3 / 8;
+	pm = avail / MIB * 5 / 8;
+	ASSERT_EQ(0, swap_on(avail / MIB * 2));
+	workers[1].pid = worker_fork(1);
+	b = workers[1].pid;
+	ASSERT_LT(0, b);
+	ASSERT_LT(0, cmd(1, 'D', 0));
+	ASSERT_EQ(0, cmd(1, 'Y', 0));
+	ASSERT_EQ(0, set_limits(b, HGROUP_MEM_UNLIMITED, (bm + 16) * MIB));
+	ASSERT_EQ(0, cmd(1, 'T', bm));
+	a = start_root_worker();
+	ASSERT_LT(0, a);
+	ASSERT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED, 16 * MIB));
+	ASSERT_EQ(0, cmd(0, 'T', am));
+	b0 = usage(b);
+	a0 = usage(a);
+	p = mmap(NULL, pm * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	for (off = 0; off < pm * MIB; off += getpagesize())
+		p[off] = 1;
+	b1 = usage(b);
+	a1 = usage(a);
+	munmap(p, pm * MIB);
+	TH_LOG("available %lld MiB; B %lld -> %lld MiB, A %lld -> %lld MiB, %ld MiB swapped",
+	       avail / MIB, b0 / MIB, b1 / MIB, a0 / MIB, a1 / MIB,
+	       swap_used_kib() / 1024);
+	EXPECT_LE(b0 - b0 / 20, b1);
+	EXPECT_LE(a1 + (long long)am * MIB / 8, a0);
+	EXPECT_TRUE(alive(a));
+	EXPECT_TRUE(alive(b));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_EQ(0, m.local.oom_kill);
+	ASSERT_EQ(0, get_mem(b, &m));
+	EXPECT_EQ(0, m.local.oom_kill);
 }
 
 /*
