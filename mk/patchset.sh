@@ -620,9 +620,10 @@ nothing while memory is plentiful.  Under global pressure, reclaim
 passes over the folios of a domain within its soft limit, and takes a
 folio of a domain over it with a chance of its excess over its usage,
 so that among domains with soft limits the pressure falls in proportion
-to the excess; a folio goes only if every domain above it with a soft
-limit lets it go.  When a pass of direct reclaim found nothing else the
-next one takes them too, as for memory.low.
+to the excess; a folio is kept only if every domain above it with a
+soft limit keeps it, so sub-domains cannot add up to more protection
+than the domain above them has.  When a pass of direct reclaim found
+nothing else the next one takes them too, as for memory.low.
 
 The soft limit may not exceed the hard limit (EINVAL); both are set by
 every call.  Raising it is lifting and lowering it tightening, under
@@ -652,7 +653,8 @@ changed by a failed call; an unprivileged member lowers its domain's
 soft limit but raises neither its own (EACCES) nor root's (EPERM); under
 global pressure with swap on zram, a domain within its soft limit keeps
 its memory although it is the oldest, while one far over its own gives
-memory up.
+memory up; two sub-domains, each within a soft limit as large as their
+parent's, do not keep the parent from losing memory beyond its own.
 
 hgctl_test: --mem-soft on run and set, each option keeping the other
 limit, and a soft limit above the hard one refused.

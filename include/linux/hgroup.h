@@ -406,8 +406,8 @@ static inline bool hgroup_mem_soft_on(void)
  * hgroup_mem_soft_protected - does global reclaim pass a folio over?
  * @folio: a folio on an LRU list, its LRU lock held.
  *
- * Return: true if its domain is within its soft limit, as is every
- * domain above it that has one.
+ * Return: true if every domain it counts in that has a soft limit keeps
+ * it (always within the limit, by chance beyond it).
  */
 static inline bool hgroup_mem_soft_protected(struct folio *folio)
 {

@@ -827,7 +827,7 @@ void hgroup_mem_enter(struct hgroup_domain *d)
  * and takes those of a domain over it with a chance of its excess over
  * its usage: a domain far over its soft limit gives memory up at about
  * the rate of one that has none, one just over it hardly any.  A folio
- * goes only if every domain on its way up with a soft limit lets it go.
+ * is kept only if every domain on its way up with a soft limit keeps it.
  * When a pass of reclaim found nothing else, the next one takes them all
  * (memcg's memory.low retry).
  */
@@ -847,9 +847,12 @@ static void hgroup_mem_set_soft(struct hgroup_memory *hm, unsigned long soft)
  * __hgroup_mem_soft_protected - does global reclaim pass a folio over?
  * @folio: a folio on an LRU list, its LRU lock held.
  *
- * Return: true if a domain it counts in, with a soft limit, keeps it:
- * always if within the limit, else with a chance of the soft limit
- * over the usage.
+ * Every domain the folio counts in that has a soft limit must keep it:
+ * always if within the limit, else with a chance of the soft limit over
+ * the usage.  A domain's protection so never goes beyond the one above
+ * (sub-domains within their own soft limits do not add up to more).
+ *
+ * Return: true if the folio is to be passed over.
  */
 bool __hgroup_mem_soft_protected(struct folio *folio)
 {
@@ -861,14 +864,17 @@ bool __hgroup_mem_soft_protected(struct folio *folio)
 	if (!id)
 		return false;
 	rcu_read_lock();
-	for (hm = xa_load(&hgroup_mem_ids, id); hm && !ret; hm = hm->parent) {
+	for (hm = xa_load(&hgroup_mem_ids, id); hm; hm = hm->parent) {
 		soft = READ_ONCE(hm->soft);
 		if (!soft)
 			continue;
 		usage = min_t(unsigned long, page_counter_read(&hm->counter),
 			      U32_MAX);
-		ret = usage <= soft ||
-		      get_random_u32_below(usage) >= usage - soft;
+		if (usage > soft && get_random_u32_below(usage) < usage - soft) {
+			ret = false;
+			break;
+		}
+		ret = true;
 	}
 	rcu_read_unlock();
 	return ret;

@@ -1365,6 +1365,56 @@ TEST_F_TIMEOUT(mem, soft_limit_under_pressure, 600)
 }
 
 /*
+ * Sub-domains do not add up to more protection than the domain above
+ * them has: C's soft limit is half of what C1 and C2 below it hold, each
+ * within a soft limit of its own as large as C's.  Under pressure C
+ * loses memory; were the sub-domains' limits enough, it would keep all.
+ */
+TEST_F_TIMEOUT(mem, soft_limit_subdomains_do_not_add_up, 600)
+{
+	long long avail = mem_available(), c0, c1;
+	unsigned long cm, pm;
+	size_t off;
+	pid_t c;
+	char *p;
+
+	if (access("/sys/block/zram0/disksize", F_OK))
+		SKIP(return, "no zram device");
+	ASSERT_LT(64 * (long long)MIB, avail);
+	cm = avail / MIB / 2;
+	pm = avail / MIB * 3 / 4;
+	ASSERT_EQ(0, swap_on(avail / MIB * 2));
+	c = start_root_worker();
+	ASSERT_LT(0, c);
+	ASSERT_EQ(0, set_limits(c, HGROUP_MEM_UNLIMITED, cm / 2 * MIB));
+	ASSERT_LT(0, start_sub_worker(0, 1));
+	/* The second in the same PID namespace: one unshare() a process. */
+	workers[2].pid = cmd(0, 'F', 2);
+	ASSERT_LT(0, workers[2].pid);
+	ASSERT_LT(0, cmd(2, 'D', 0));
+	ASSERT_EQ(0, cmd(2, 'Y', 0));
+	ASSERT_EQ(0, set_limits(workers[1].pid, HGROUP_MEM_UNLIMITED,
+				cm / 2 * MIB));
+	ASSERT_EQ(0, set_limits(workers[2].pid, HGROUP_MEM_UNLIMITED,
+				cm / 2 * MIB));
+	ASSERT_EQ(0, cmd(1, 'T', cm / 2 - 8));
+	ASSERT_EQ(0, cmd(2, 'T', cm / 2 - 8));
+	c0 = usage(c);
+	p = mmap(NULL, pm * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	for (off = 0; off < pm * MIB; off += getpagesize())
+		p[off] = 1;
+	c1 = usage(c);
+	munmap(p, pm * MIB);
+	TH_LOG("available %lld MiB; C (soft %lu MiB) %lld -> %lld MiB",
+	       avail / MIB, cm / 2, c0 / MIB, c1 / MIB);
+	EXPECT_LE(c1 + (long long)cm * MIB / 10, c0);
+	EXPECT_TRUE(alive(workers[1].pid));
+	EXPECT_TRUE(alive(workers[2].pid));
+}
+
+/*
  * 10 nested domains, each in a PID namespace of its own, with 100
  * processes each that touch 256 KiB and exit together: the outermost
  * domain, above them all, is back exactly where it was, and no object
