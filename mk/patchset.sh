@@ -495,6 +495,10 @@ against autogroups and two levels of cpu cgroups, and the setsid and
 setpgid loops with a task group per process group.
 EOF2
 
+# mm: an inline page_ext lookup, which memory charging uses.
+apply 0021-mm-page_ext-look-a-page-s-extension-up-inline.patch
+msg_of 0021-mm-page_ext-look-a-page-s-extension-up-inline.patch | commit
+
 # Memory charged to domains: mm's side (the memcg helpers, page_ext,
 # mm_struct) and hgroups' side together, as each calls the other.
 apply 0018-mm-charge-user-memory-to-hgroup-domains.patch

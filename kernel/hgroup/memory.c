@@ -168,39 +168,57 @@ static DEFINE_PER_CPU(struct hgroup_mem_stock, hgroup_mem_stock) = {
 /* Serialises drains of every CPU's stock. */
 static DEFINE_MUTEX(hgroup_mem_drain_mutex);
 
-/* The owner id of the folio whose first page is @page: NULL if none. */
-static u32 *hgroup_mem_ext(struct page_ext *ext)
+/*
+ * Where the owner id of @page's folio is kept, under rcu_read_lock():
+ * NULL if the page has no page_ext (device memory, memory being added).
+ * Every charge and refund looks it up: with SPARSEMEM inline, without
+ * page_ext_get()'s call and page_ext_put()'s.
+ */
+static u32 *hgroup_mem_id_slot(struct page *page)
 {
-	return page_ext_data(ext, &hgroup_mem_ext_ops);
+	struct page_ext *ext;
+#ifdef CONFIG_SPARSEMEM
+	unsigned long pfn = page_to_pfn(page);
+
+	ext = page_ext_from_section(READ_ONCE(__pfn_to_section(pfn)->page_ext),
+				    pfn);
+#else
+	/* The caller's RCU read lock keeps it after page_ext_put(). */
+	ext = page_ext_get(page);
+	page_ext_put(ext);
+#endif
+	return ext ? page_ext_data(ext, &hgroup_mem_ext_ops) : NULL;
 }
 
 /*
  * Give @page's folio the owner @id; 0 clears it.  False if the page has
- * no page_ext (device memory, memory being added): it cannot be charged.
+ * no page_ext: it cannot be charged.
  */
 static bool hgroup_mem_set_id(struct page *page, u32 id)
 {
-	struct page_ext *ext = page_ext_get(page);
+	u32 *slot;
 
-	if (!ext)
-		return false;
-	WRITE_ONCE(*hgroup_mem_ext(ext), id);
-	page_ext_put(ext);
-	return true;
+	rcu_read_lock();
+	slot = hgroup_mem_id_slot(page);
+	if (slot)
+		WRITE_ONCE(*slot, id);
+	rcu_read_unlock();
+	return slot;
 }
 
 /* The owner id of @page's folio, cleared if @take; 0 for none. */
 static u32 hgroup_mem_get_id(struct page *page, bool take)
 {
-	struct page_ext *ext = page_ext_get(page);
-	u32 id = 0;
+	u32 *slot, id = 0;
 
-	if (ext) {
-		id = READ_ONCE(*hgroup_mem_ext(ext));
+	rcu_read_lock();
+	slot = hgroup_mem_id_slot(page);
+	if (slot) {
+		id = READ_ONCE(*slot);
 		if (id && take)
-			WRITE_ONCE(*hgroup_mem_ext(ext), 0);
-		page_ext_put(ext);
+			WRITE_ONCE(*slot, 0);
 	}
+	rcu_read_unlock();
 	return id;
 }
 

@@ -429,6 +429,15 @@ static pid_t start_root_worker(void)
 	return workers[0].pid;
 }
 
+/* Worker 0 as user @uid, in a domain it made itself: an owner. */
+static pid_t start_member_worker(uid_t uid)
+{
+	workers[0].pid = worker_fork(0);
+	if (workers[0].pid < 0 || cmd(0, 'B', uid) || cmd(0, 'D', 0) <= 0)
+		return -1;
+	return workers[0].pid;
+}
+
 /* Worker @child, started by worker @parent, in a domain of its own. */
 static pid_t start_sub_worker(int parent, int child)
 {
@@ -923,11 +932,8 @@ TEST_F(mem, owner_cannot_lift_admin_limit)
 	struct hgroup_mem m;
 	pid_t a;
 
-	workers[0].pid = worker_fork(0);
-	a = workers[0].pid;
+	a = start_member_worker(1000);
 	ASSERT_LT(0, a);
-	ASSERT_EQ(0, cmd(0, 'B', 1000));
-	ASSERT_LT(0, cmd(0, 'D', 0));
 	/* The owner, unprivileged, in its own domain. */
 	EXPECT_EQ(0, cmd(0, 'S', 64));
 	EXPECT_EQ(-EACCES, cmd(0, 'S', 0));
@@ -1018,11 +1024,8 @@ TEST_F(mem, soft_limit_member_lowers_only)
 	struct hgroup_mem m;
 	pid_t a;
 
-	workers[0].pid = worker_fork(0);
-	a = workers[0].pid;
+	a = start_member_worker(1000);
 	ASSERT_LT(0, a);
-	ASSERT_EQ(0, cmd(0, 'B', 1000));
-	ASSERT_LT(0, cmd(0, 'D', 0));
 	EXPECT_EQ(-EACCES, cmd(0, 'o', 16));
 	ASSERT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED, 32 * MIB));
 	EXPECT_EQ(0, cmd(0, 'o', 16));
