@@ -632,7 +632,9 @@ nothing else the next one takes them too, as for memory.low.
 The soft limit may not exceed the hard limit (EINVAL); both are set by
 every call.  Raising it is lifting and lowering it tightening, under
 the rule of the other restrictions: a domain's soft limit is bounded by
-the one above's.  An ended domain's soft limit is dropped.
+the one above's, and a top domain's by CAP_SYS_ADMIN, as protection is
+taken from everyone else.  With MGLRU on a soft limit is refused
+(EOPNOTSUPP).  An ended domain's soft limit is dropped.
 
 In mm, isolate_lru_folios() asks hgroups about each folio while some
 domain has a soft limit (a static key and an atomic read otherwise),
@@ -645,7 +647,9 @@ commit <<'EOF2'
 tools/hgroup: hgctl --mem-soft
 
 run and set take --mem-soft=SIZE|max; either memory option alone keeps
-the other limit; show prints mem-soft.
+the other limit; show prints mem-soft.  run sets a soft limit from
+outside, as the caller, once the child has made its domain and before
+it executes the command.
 EOF2
 stage memsoft tests
 commit <<'EOF2'
@@ -654,11 +658,14 @@ selftests/hgroup: test soft memory limits
 mem_test: soft limits in whole pages, not above the hard limit, bounded
 by the domain above even for root, set with the hard limit, and nothing
 changed by a failed call; an unprivileged member lowers its domain's
-soft limit but raises neither its own (EACCES) nor root's (EPERM); under
+soft limit but raises neither its own (EACCES) nor root's (EPERM), and
+its owner cannot give it one from domain 0 (EACCES); under
 global pressure with swap on zram, a domain within its soft limit keeps
 its memory although it is the oldest, while one far over its own gives
 memory up; two sub-domains, each within a soft limit as large as their
 parent's, do not keep the parent from losing memory beyond its own.
+Also for the hard limit: a 64 MiB file written under a 16 MiB limit, by
+the flushers and reclaim, with no OOM kill.
 
 hgctl_test: --mem-soft on run and set, each option keeping the other
 limit, and a soft limit above the hard one refused.

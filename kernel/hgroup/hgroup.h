@@ -455,6 +455,7 @@ struct hgroup_change {
 			struct hgroup_memory *obj;
 			unsigned long max;
 			unsigned long soft;
+			bool admin;
 		} mem;
 		struct {
 			u32 weight;

@@ -46,6 +46,7 @@
 #include <linux/local_lock.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/mm_inline.h>
 #include <linux/oom.h>
 #include <linux/page_counter.h>
 #include <linux/page_ext.h>
@@ -1041,12 +1042,25 @@ static unsigned long hgroup_mem_max(const struct hgroup *hg)
 	return hm ? READ_ONCE(hm->counter.max) : PAGE_COUNTER_MAX;
 }
 
-/* The soft limit of @hg's domain in pages, 0 for none; domain 0's is all. */
+/* The soft limit of @hg's domain in pages, 0 for none (domain 0's). */
 static unsigned long hgroup_mem_soft(const struct hgroup *hg)
 {
 	struct hgroup_memory *hm = hgroup_domain_mem(hg->domain);
 
-	return hm ? READ_ONCE(hm->soft) : PAGE_COUNTER_MAX;
+	return hm ? READ_ONCE(hm->soft) : 0;
+}
+
+/*
+ * How far @hg bounds the soft limit @c gives.  Protection is taken from
+ * everyone else: above the top domains, in domain 0, it is for an
+ * administrator to give (CAP_SYS_ADMIN), not for a domain's owner.
+ */
+static unsigned long hgroup_mem_soft_bound(const struct hgroup *hg,
+					   const struct hgroup_change *c)
+{
+	if (!hgroup_domain_mem(hg->domain))
+		return c->mem.admin ? PAGE_COUNTER_MAX : 0;
+	return hgroup_mem_soft(hg);
 }
 
 /* @bytes of a limit in pages: HGROUP_MEM_UNLIMITED is PAGE_COUNTER_MAX. */
@@ -1080,6 +1094,10 @@ static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
 	/* A soft limit above the hard one would be a promise not kept. */
 	if (c->mem.soft > c->mem.max)
 		return -EINVAL;
+	/* MGLRU's scan does not isolate where soft limits are checked. */
+	if (c->mem.soft && lru_gen_enabled())
+		return -EOPNOTSUPP;
+	c->mem.admin = capable(CAP_SYS_ADMIN);
 	return 0;
 }
 
@@ -1107,7 +1125,7 @@ static bool hgroup_mem_allows(const struct hgroup *limit,
 	return (c->mem.max <= hgroup_mem_max(hg) ||
 		c->mem.max <= hgroup_mem_max(limit)) &&
 	       (c->mem.soft <= hgroup_mem_soft(hg) ||
-		c->mem.soft <= hgroup_mem_soft(limit));
+		c->mem.soft <= hgroup_mem_soft_bound(limit, c));
 }
 
 static bool hgroup_mem_lifts_only(const struct hgroup *hg,
@@ -1171,9 +1189,7 @@ static void hgroup_mem_events_read(atomic_long_t *ev,
 static void hgroup_mem_read(struct hgroup *hg, void *kattr)
 {
 	unsigned long max = hgroup_mem_max(hg);
-	/* Domain 0 has none, though it bounds every soft limit. */
-	unsigned long soft = hgroup_domain_mem(hg->domain) ?
-			     hgroup_mem_soft(hg) : 0;
+	unsigned long soft = hgroup_mem_soft(hg);
 	struct hgroup_mem *mem = kattr;
 
 	mem->max = max == PAGE_COUNTER_MAX ? HGROUP_MEM_UNLIMITED :

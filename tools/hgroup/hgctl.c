@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -1015,12 +1016,18 @@ static int cmd_run(int argc, char **argv, struct opts *o)
 	if (!own)
 		return report(NULL, ENOMEM, "run");
 	run_split_soft(o, own, outside);
-	if (outside->have && (pipe(ready) || pipe(go)))
+	/* Closed on exec: the command inherits neither end. */
+	if (outside->have &&
+	    (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC))) {
+		free(own);
 		return report(NULL, errno, "run: pipe");
+	}
 	fflush(NULL);
 	run_child = fork();
-	if (run_child < 0)
+	if (run_child < 0) {
+		free(own);
 		return report(NULL, errno, "run: fork");
+	}
 	if (!run_child) {
 		if (!run_setup(own)) {
 			/* Then wait for what is set from outside. */
@@ -1039,6 +1046,8 @@ static int cmd_run(int argc, char **argv, struct opts *o)
 	if (outside->have) {
 		const struct target child = { .label = "run", .pgid = run_child };
 
+		/* A child dead after its part must not kill hgctl on write. */
+		signal(SIGPIPE, SIG_IGN);
 		close(ready[1]);
 		close(go[0]);
 		/* Nothing to read: the child failed its own part. */
@@ -1742,7 +1751,7 @@ static const char usage_text[] =
 "                         K, M or G suffix (powers of 1024)\n"
 "  --mem-soft=SIZE|max    the domain's soft memory limit (0: none): under\n"
 "                         memory pressure, memory within it is reclaimed\n"
-"                         last, beyond it first\n"
+"                         last, beyond it in proportion to the excess\n"
 "  --group=G              scheduling groups of the domain: none, pgrp (each\n"
 "                         process group), domain (each sub-domain) or\n"
 "                         pgrp,domain\n"

@@ -450,21 +450,22 @@ struct hgroup_mem_events {
  * struct hgroup_mem - the memory charged to a domain
  * @max: the hard limit, in bytes, rounded down to pages; at least one
  *	page; %HGROUP_MEM_UNLIMITED, the default, is none.  At the limit a
- *	charge reclaims the domain's own memory (page cache dropped, written
- *	back or anonymous memory swapped), then has the OOM killer choose
- *	among the domain's processes (``oom_score_adj`` honoured), then
- *	fails: a page fault kills the faulting process, and calls that can
- *	report it fail (``mlock()`` with ``EAGAIN``, ``read()`` and
- *	``write()`` with ``ENOMEM``).  Setting it below the usage reclaims
- *	and kills down to it, as far as possible, after the call has set it.
- *	Lowering it is tightening, raising it lifting.
+ *	charge reclaims the domain's own memory (clean page cache dropped,
+ *	dirty left to the flushers, anonymous memory swapped), then has the
+ *	OOM killer choose among the domain's processes (``oom_score_adj``
+ *	honoured), then fails: a page fault kills the faulting process,
+ *	and calls that can report it fail (``mlock()`` with ``EAGAIN``,
+ *	``read()`` and ``write()`` with ``ENOMEM``).  Setting it below the
+ *	usage reclaims and kills down to it, as far as possible, after the
+ *	call has set it.  Lowering it is tightening, raising it lifting.
  * @soft: the soft limit, in bytes, rounded down to pages, at most @max;
  *	0, the default, is none, %HGROUP_MEM_UNLIMITED all.  It does
  *	nothing while memory is plentiful.  Under global memory pressure,
  *	reclaim passes over the memory of a domain within its soft limit
  *	(unless nothing else is left), and takes that of a domain over it
  *	with a chance of the excess over the usage.  Raising it is lifting,
- *	lowering it tightening; a domain's is bounded by the one above's.
+ *	lowering it tightening; a domain's is bounded by the one above's,
+ *	a top domain's by %CAP_SYS_ADMIN.  ``EOPNOTSUPP`` with MGLRU on.
  * @usage: output: the bytes of user memory (anonymous, page cache,
  *	shmem and tmpfs) charged to the domain and its sub-domains, exact
  *	at the moment of reading.

@@ -322,6 +322,21 @@ static long worker_do(struct cmd *c)
 		}
 		close(fd);
 		return ret;
+	case 'Q':	/* write @arg MiB to the file: 0 or -errno */
+		fd = open(file_path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		if (fd < 0)
+			return -1000;
+		{
+			static char buf[1 << 16];
+
+			memset(buf, 5, sizeof(buf));
+			for (off = 0; off < c->arg * MIB; off += sizeof(buf))
+				if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+					break;
+			ret = off < c->arg * MIB ? -errno : 0;
+		}
+		close(fd);
+		return ret;
 	case 'M':	/* read the file through a mapping: 0 or -1 */
 		fd = open(file_path, O_RDONLY);
 		if (fd < 0)
@@ -1015,9 +1030,29 @@ TEST_F(mem, soft_limit_rules)
 }
 
 /*
+ * The soft limit of @pgid's domain set to @soft by a process of user
+ * @uid that stays in domain 0: 0 or -errno.
+ */
+static long set_soft_from_outside(uid_t uid, pid_t pgid, __u64 soft)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (hg_become(uid))
+			_exit(200);
+		_exit(-set_limits(pgid, HGROUP_MEM_UNLIMITED, soft));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1000;
+	return -WEXITSTATUS(status);
+}
+
+/*
  * An unprivileged member may lower its domain's soft limit, not raise
  * it (EACCES: its own group bounds the lift), nor raise what root set
- * back (EPERM).
+ * back (EPERM).  Its owner cannot give it one from outside either, from
+ * domain 0: protection there is an administrator's to give (EACCES).
  */
 TEST_F(mem, soft_limit_member_lowers_only)
 {
@@ -1027,6 +1062,11 @@ TEST_F(mem, soft_limit_member_lowers_only)
 	a = start_member_worker(1000);
 	ASSERT_LT(0, a);
 	EXPECT_EQ(-EACCES, cmd(0, 'o', 16));
+	EXPECT_EQ(-EACCES, set_soft_from_outside(1000, a, 16 * MIB));
+	EXPECT_EQ(-EACCES, set_soft_from_outside(1000, a,
+						 HGROUP_MEM_UNLIMITED));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_EQ(0, m.soft);
 	ASSERT_EQ(0, set_limits(a, HGROUP_MEM_UNLIMITED, 32 * MIB));
 	EXPECT_EQ(0, cmd(0, 'o', 16));
 	EXPECT_EQ(-EPERM, cmd(0, 'o', 32));
@@ -1157,6 +1197,34 @@ static void loop_fs_done(void)
 	}
 	unlink(LOOP_IMG);
 	loop_dev[0] = 0;
+}
+
+/*
+ * 16 MiB: writing a 64 MiB file succeeds: the dirty page cache, which
+ * the limit's reclaim does not write itself, is written back by the
+ * flushers it wakes, and then reclaimed; no OOM kill.
+ */
+TEST_F_TIMEOUT(mem, file_write_reclaims, 300)
+{
+	struct hgroup_mem m;
+	pid_t a;
+
+	if (access("/dev/loop-control", F_OK))
+		SKIP(return, "no loop devices");
+	ASSERT_EQ(0, loop_fs());
+	snprintf(file_path, sizeof(file_path), "%s/wfile", LOOP_DIR);
+	a = start_root_worker();
+	ASSERT_LT(0, a);
+	ASSERT_EQ(0, set_max(a, 16 * MIB));
+	EXPECT_EQ(0, cmd(0, 'Q', 64));
+	ASSERT_EQ(0, get_mem(a, &m));
+	EXPECT_GE(16 * MIB, m.peak);
+	EXPECT_EQ(0, m.local.oom_kill);
+	TH_LOG("peak %llu KiB, %llu limit hits, %llu reclaim passes",
+	       (unsigned long long)m.peak >> 10,
+	       (unsigned long long)m.local.max,
+	       (unsigned long long)m.local.reclaim);
+	EXPECT_TRUE(alive(a));
 }
 
 /*
