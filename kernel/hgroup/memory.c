@@ -1097,7 +1097,8 @@ static int hgroup_mem_parse(struct hgroup_change *c, const void *kattr)
 	/* MGLRU's scan does not isolate where soft limits are checked. */
 	if (c->mem.soft && lru_gen_enabled())
 		return -EOPNOTSUPP;
-	c->mem.admin = capable(CAP_SYS_ADMIN);
+	/* Asked only when it can matter: capable() is audited. */
+	c->mem.admin = c->mem.soft && capable(CAP_SYS_ADMIN);
 	return 0;
 }
 
